@@ -1,0 +1,101 @@
+//! The `bash` tool's arguments and the shell request they make.
+
+use serde::Deserialize;
+
+use crate::bindings::seam::shell::shell::Request;
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct BashArgs {
+    pub command: String,
+    pub timeout_ms: Option<u32>,
+    pub workdir: Option<String>,
+    /// For people watching, not for the shell.
+    pub description: Option<String>,
+}
+
+impl BashArgs {
+    pub fn into_request(self, session_cwd: &str) -> Request {
+        let cwd = workdir(self.workdir.as_deref(), session_cwd);
+        Request {
+            command: self.command,
+            cwd,
+            timeout_ms: self.timeout_ms,
+            env: Vec::new(),
+            // The tool exposes no sandbox choice; the shell provider applies its own.
+            sandbox: None,
+        }
+    }
+}
+
+/// An absolute workdir as given, a relative one under the session's cwd, none (or empty) the
+/// session's cwd itself.
+fn workdir(workdir: Option<&str>, session_cwd: &str) -> String {
+    match workdir {
+        None | Some("") => session_cwd.to_owned(),
+        Some(dir) if dir.starts_with('/') => dir.to_owned(),
+        Some(dir) => format!("{}/{dir}", session_cwd.trim_end_matches('/')),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workdir_defaults_to_the_session_cwd() {
+        assert_eq!(workdir(None, "/work"), "/work");
+        assert_eq!(workdir(Some(""), "/work"), "/work");
+    }
+
+    #[test]
+    fn relative_workdirs_resolve_against_the_session_cwd() {
+        assert_eq!(workdir(Some("src/bin"), "/work"), "/work/src/bin");
+        assert_eq!(workdir(Some("src"), "/work/"), "/work/src");
+        assert_eq!(workdir(Some("src"), "/"), "/src");
+    }
+
+    #[test]
+    fn absolute_workdirs_are_kept() {
+        assert_eq!(workdir(Some("/tmp"), "/work"), "/tmp");
+    }
+
+    #[test]
+    fn arguments_make_a_request() {
+        let args: Result<BashArgs, _> =
+            seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "src"}"#);
+        let request = args.map(|args| args.into_request("/work"));
+        let request = request.map(|r| {
+            (
+                r.command,
+                r.cwd,
+                r.timeout_ms,
+                r.env.len(),
+                r.sandbox.is_none(),
+            )
+        });
+        assert_eq!(
+            request,
+            Ok(("ls".into(), "/work/src".into(), Some(500), 0, true))
+        );
+    }
+
+    #[test]
+    fn wrong_arguments_are_refused() {
+        for arguments in [
+            "{}",
+            r#"{"command": ["ls"]}"#,
+            r#"{"command": "ls", "timeout_ms": "5"}"#,
+            r#"{"command": "ls", "timeout_ms": -5}"#,
+            r#"{"command": "ls", "cwd": "/"}"#,
+            "not json",
+        ] {
+            let refused = seam_guest::args::parse::<BashArgs>(arguments).err();
+            assert_eq!(
+                refused.map(|error| error.code()),
+                Some("INVALID_ARGUMENTS"),
+                "{arguments}"
+            );
+        }
+    }
+}

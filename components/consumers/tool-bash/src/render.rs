@@ -1,0 +1,157 @@
+//! A shell run as the text a model reads: the output, then how the command ended.
+
+use seam_guest::exit_marker;
+
+use crate::bindings::seam::shell::shell::{Output, RunResult};
+
+const NO_OUTPUT: &str = "(no output)";
+
+/// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
+pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
+    let mut text = output(&result.output);
+    if let Some(status) = status(result, timeout_ms) {
+        text.push('\n');
+        text.push_str(&status);
+    }
+    text
+}
+
+/// Head and tail around a truncation notice when bytes were dropped; trailing line breaks
+/// are dropped so the status line follows the last line of output directly.
+fn output(output: &Output) -> String {
+    let mut text = String::new();
+    if output.dropped_bytes > 0 {
+        text.push_str(&output.head);
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&truncation_notice(output));
+        text.push('\n');
+    }
+    text.push_str(&output.tail);
+    let kept = text.trim_end_matches(['\n', '\r']).len();
+    text.truncate(kept);
+    if text.trim().is_empty() {
+        NO_OUTPUT.to_owned()
+    } else {
+        text
+    }
+}
+
+fn truncation_notice(output: &Output) -> String {
+    let dropped = output.dropped_bytes;
+    match &output.spill_path {
+        Some(path) => format!("... [{dropped} bytes truncated; full output: {path}] ..."),
+        None => format!("... [{dropped} bytes truncated; full output was not saved] ..."),
+    }
+}
+
+/// How the command ended, unless it exited with 0. A timeout is reported alone: the exit
+/// status or signal that follows it comes from the termination, not from the command.
+fn status(result: &RunResult, timeout_ms: u32) -> Option<String> {
+    if result.timed_out {
+        return Some(format!("[timed out after {timeout_ms} ms]"));
+    }
+    match (result.exit_code, result.signal) {
+        (Some(code), _) if code != 0 => Some(exit_marker::render(code)),
+        (_, Some(signal)) => Some(format!("[terminated by signal {signal}]")),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(head: &str, tail: &str, dropped_bytes: u64, spill_path: Option<&str>) -> Output {
+        let total_bytes = (head.len() + tail.len()) as u64 + dropped_bytes;
+        Output {
+            head: head.into(),
+            tail: tail.into(),
+            total_bytes,
+            dropped_bytes,
+            spill_path: spill_path.map(Into::into),
+        }
+    }
+
+    fn result(
+        output: Output,
+        exit_code: Option<i32>,
+        signal: Option<i32>,
+        timed_out: bool,
+    ) -> RunResult {
+        RunResult {
+            exit_code,
+            signal,
+            timed_out,
+            aborted: false,
+            denied: false,
+            output,
+            duration_ms: 1,
+        }
+    }
+
+    fn exited(text: &str, code: i32) -> RunResult {
+        result(output("", text, 0, None), Some(code), None, false)
+    }
+
+    #[test]
+    fn success_is_just_the_output() {
+        assert_eq!(
+            run_result(&exited("hello\nworld\n", 0), 1000),
+            "hello\nworld"
+        );
+    }
+
+    #[test]
+    fn empty_output_says_so() {
+        assert_eq!(run_result(&exited("", 0), 1000), "(no output)");
+        assert_eq!(run_result(&exited("\n\n", 0), 1000), "(no output)");
+    }
+
+    #[test]
+    fn non_zero_exit_ends_with_the_marker() {
+        let text = run_result(&exited("boom\n", 2), 1000);
+        assert_eq!(text, "boom\n[exit code: 2]");
+        assert_eq!(exit_marker::parse(&text), Some(2));
+        assert_eq!(
+            run_result(&exited("", 1), 1000),
+            "(no output)\n[exit code: 1]"
+        );
+    }
+
+    #[test]
+    fn signals_and_timeouts_are_reported() {
+        let killed = result(output("", "partial", 0, None), None, Some(9), false);
+        assert_eq!(
+            run_result(&killed, 1000),
+            "partial\n[terminated by signal 9]"
+        );
+        let slow = result(output("", "tick\n", 0, None), None, Some(15), true);
+        assert_eq!(run_result(&slow, 5000), "tick\n[timed out after 5000 ms]");
+        assert_eq!(exit_marker::parse(&run_result(&slow, 5000)), None);
+    }
+
+    #[test]
+    fn truncated_output_points_at_the_spill_file() {
+        let long = result(
+            output("first\nfir", "st\nlast\n", 1234, Some("/tmp/out.log")),
+            Some(0),
+            None,
+            false,
+        );
+        assert_eq!(
+            run_result(&long, 1000),
+            "first\nfir\n... [1234 bytes truncated; full output: /tmp/out.log] ...\nst\nlast"
+        );
+    }
+
+    #[test]
+    fn truncated_output_without_spill_says_it_is_gone() {
+        let long = result(output("a\n", "z\n", 10, None), Some(3), None, false);
+        assert_eq!(
+            run_result(&long, 1000),
+            "a\n... [10 bytes truncated; full output was not saved] ...\nz\n[exit code: 3]"
+        );
+    }
+}

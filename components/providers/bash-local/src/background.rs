@@ -1,0 +1,68 @@
+//! The shell seam's `background` resource: a command with no timeout over a subprocess process.
+
+use std::time::Instant;
+
+use crate::bindings::exports::seam::shell::shell::{Error, GuestBackground, RunResult};
+use crate::bindings::seam::subprocess::subprocess::Process;
+use crate::bindings::seam::subprocess::types::{Outcome, Stream};
+use crate::errors;
+use crate::launch;
+use crate::output;
+use crate::run_result::{Cause, Ended};
+
+/// Dropping it drops the process, which terminates the tree unless it was detached.
+pub struct BashBackground {
+    process: Process,
+    /// When this handle was made: durations of an attached command count from the attach.
+    started: Instant,
+}
+
+impl BashBackground {
+    pub fn new(process: Process) -> Self {
+        Self {
+            process,
+            started: Instant::now(),
+        }
+    }
+
+    /// These methods cannot return an error, so an output that cannot be read is reported
+    /// empty; it can still be read with `read-from`.
+    fn result(&self, outcome: Outcome, cause: Cause) -> RunResult {
+        let ended = Ended::now(outcome, cause, self.started);
+        ended.with_output(output::read(&self.process).unwrap_or_else(|_| output::empty()))
+    }
+}
+
+impl GuestBackground for BashBackground {
+    fn id(&self) -> u64 {
+        self.process.id()
+    }
+
+    /// Data, the offset to read from next, and whether the output has ended.
+    fn read_from(&self, from_byte: u64, max_bytes: u32) -> Result<(Vec<u8>, u64, bool), Error> {
+        let chunk = self.process.read_from(Stream::Stdout, from_byte, max_bytes);
+        let chunk = chunk.map_err(errors::from_subprocess)?;
+        Ok((chunk.data, chunk.next, chunk.eof))
+    }
+
+    fn poll(&self) -> Option<RunResult> {
+        self.wait(Some(0))
+    }
+
+    fn wait(&self, timeout_ms: Option<u32>) -> Option<RunResult> {
+        let outcome = self.process.wait(timeout_ms)?;
+        Some(self.result(outcome, Cause::Finished))
+    }
+
+    fn terminate(&self) -> RunResult {
+        // Terminating a command that already ended reports how it ended, not an abort.
+        match self.process.wait(Some(0)) {
+            Some(outcome) => self.result(outcome, Cause::Finished),
+            None => self.result(launch::terminate(&self.process), Cause::Aborted),
+        }
+    }
+
+    fn detach(&self) {
+        self.process.detach();
+    }
+}

@@ -1,0 +1,78 @@
+//! This provider's settings from the world file, every one optional.
+
+use serde::Deserialize;
+
+use crate::bindings::exports::seam::shell::shell::Error;
+use crate::bindings::seam::host::config as host_config;
+use crate::errors;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Longer requested timeouts are clamped to this.
+    pub max_timeout_ms: u32,
+    /// The timeout of a request that sets none.
+    pub default_timeout_ms: u32,
+    /// Bytes kept in memory at each end of the output (head and tail).
+    pub max_output_bytes: u64,
+    /// Bytes of output spilled to a file for later reading; 0 disables the spill.
+    pub max_spill_bytes: u64,
+    /// SIGTERM to SIGKILL delay when a command is terminated.
+    pub grace_ms: u32,
+    /// The bash to run: an absolute path or a bare name found on PATH.
+    pub bash: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            max_timeout_ms: 600_000,
+            default_timeout_ms: 120_000,
+            max_output_bytes: 64 * 1024,
+            max_spill_bytes: 64 * 1024 * 1024,
+            grace_ms: 2_000,
+            bash: "bash".to_owned(),
+        }
+    }
+}
+
+impl Config {
+    /// Read on every call: lanes are per call, and the world file may change between them.
+    pub fn load() -> Result<Self, Error> {
+        Self::parse(&host_config::get())
+    }
+
+    fn parse(json: &str) -> Result<Self, Error> {
+        seam_guest::json::from_object(json)
+            .map_err(|message| errors::config_invalid(format!("bash-local config: {message}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_config_takes_every_default() {
+        assert_eq!(Config::parse("{}").ok(), Some(Config::default()));
+    }
+
+    #[test]
+    fn set_fields_override_defaults() {
+        let config = Config::parse(r#"{"max_output_bytes": 1024, "bash": "/bin/bash"}"#).ok();
+        let expected = Config {
+            max_output_bytes: 1024,
+            bash: "/bin/bash".into(),
+            ..Config::default()
+        };
+        assert_eq!(config, Some(expected));
+    }
+
+    #[test]
+    fn misspelled_or_mistyped_fields_are_refused() {
+        for json in [r#"{"max_output": 1}"#, r#"{"grace_ms": -1}"#, "[]", "{"] {
+            let error = Config::parse(json).err().map(|error| error.code);
+            assert_eq!(error.as_deref(), Some("SHELL_CONFIG_INVALID"), "{json}");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! The environment policy: the one place that decides what a spawned process sees.
+
+/// Name fragments that mark a credential, matched case-insensitively anywhere in the name.
+const CREDENTIAL_FRAGMENTS: [&str; 4] = ["KEY", "PASSWORD", "SECRET", "TOKEN"];
+
+/// The host's own settings, withheld so they cannot steer a nested agent or leak through it.
+const HOST_PREFIX: &str = "SEAM_";
+
+/// The environment of a spawn: the parent environment without credentials and host settings,
+/// with the explicit variables merged over it. Explicit variables always win, even over the
+/// scrub: passing a token on purpose is the caller's decision.
+pub fn spawn_env(
+    parent: Vec<(String, String)>,
+    explicit: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = parent
+        .into_iter()
+        .filter(|(name, _)| !is_withheld(name))
+        .collect();
+    for (name, value) in explicit {
+        match env.iter_mut().find(|(existing, _)| *existing == name) {
+            Some(slot) => slot.1 = value,
+            None => env.push((name, value)),
+        }
+    }
+    env
+}
+
+fn is_withheld(name: &str) -> bool {
+    let name = name.to_ascii_uppercase();
+    name.starts_with(HOST_PREFIX)
+        || CREDENTIAL_FRAGMENTS
+            .iter()
+            .any(|fragment| name.contains(fragment))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn withholds_credentials_and_host_settings() {
+        let parent = vars(&[
+            ("PATH", "/usr/bin"),
+            ("OPENAI_API_KEY", "x"),
+            ("db_password", "x"),
+            ("ClientSecret", "x"),
+            ("GITHUB_TOKEN", "x"),
+            ("SEAM_LOG", "debug"),
+            ("HOME", "/root"),
+        ]);
+        assert_eq!(
+            spawn_env(parent, vec![]),
+            vars(&[("PATH", "/usr/bin"), ("HOME", "/root")])
+        );
+    }
+
+    #[test]
+    fn explicit_variables_override_and_extend() {
+        let parent = vars(&[("PATH", "/usr/bin"), ("LANG", "C")]);
+        let explicit = vars(&[
+            ("LANG", "C.UTF-8"),
+            ("TERM", "dumb"),
+            ("GITHUB_TOKEN", "given"),
+        ]);
+        assert_eq!(
+            spawn_env(parent, explicit),
+            vars(&[
+                ("PATH", "/usr/bin"),
+                ("LANG", "C.UTF-8"),
+                ("TERM", "dumb"),
+                ("GITHUB_TOKEN", "given")
+            ])
+        );
+    }
+
+    #[test]
+    fn later_explicit_duplicates_win() {
+        let env = spawn_env(vec![], vars(&[("A", "1"), ("A", "2")]));
+        assert_eq!(env, vars(&[("A", "2")]));
+    }
+}

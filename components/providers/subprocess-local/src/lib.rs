@@ -1,0 +1,102 @@
+//! `subprocess-local`: the subprocess seam on the local machine, over the host's native process
+//! shim. It owns the environment policy and executable resolution; the host owns the processes.
+
+mod env_policy;
+mod errors;
+mod process;
+mod resolve;
+mod stdio;
+mod terminal;
+
+mod bindings {
+    wit_bindgen::generate!({
+        inline: r#"
+            package seam:subprocess-local;
+
+            world subprocess-local {
+                import seam:host/process@0.1.0;
+                import seam:host/log@0.1.0;
+                export seam:subprocess/subprocess@0.1.0;
+            }
+        "#,
+        // Dependencies first: the subprocess package's own world refers to seam:host.
+        path: ["/tmp/seam-wit/host", "/tmp/seam-wit/subprocess"],
+        generate_all,
+    });
+}
+
+use bindings::exports::seam::subprocess::subprocess::{Guest, Process, Terminal};
+use bindings::seam::host::log::{self, Level};
+use bindings::seam::host::process as host;
+use bindings::seam::subprocess::types::{Error, SpawnSpec, TerminalSpec};
+
+use crate::process::LocalProcess;
+use crate::terminal::NoTerminal;
+
+struct SubprocessLocal;
+
+impl Guest for SubprocessLocal {
+    type Process = LocalProcess;
+    type Terminal = NoTerminal;
+
+    fn resolve_executable(command: String, env: Vec<(String, String)>) -> Result<String, Error> {
+        let env = env_policy::spawn_env(host::environment(), env);
+        resolve::executable(&command, &env, host::is_executable)
+    }
+
+    fn spawn(spec: SpawnSpec) -> Result<Process, Error> {
+        let env = env_policy::spawn_env(host::environment(), spec.env);
+        let Some((command, args)) = spec.argv.split_first() else {
+            return Err(errors::invalid_command("argv is empty"));
+        };
+        let program = resolve::executable(command, &env, host::is_executable)?;
+        check_cwd(&spec.cwd)?;
+
+        log::log(Level::Debug, &format!("spawn {program} in {}", spec.cwd));
+        let argv = std::iter::once(program)
+            .chain(args.iter().cloned())
+            .collect();
+        let host_spec = host::SpawnSpec {
+            argv,
+            cwd: spec.cwd,
+            env,
+            stdin: spec.stdin.into(),
+            stdout: spec.stdout.into(),
+            stderr: spec.stderr.into(),
+            grace_ms: spec.grace_ms,
+        };
+        let child = host::spawn(&host_spec).map_err(errors::from_host)?;
+        Ok(Process::new(LocalProcess::new(child)))
+    }
+
+    fn attach(id: u64) -> Result<Process, Error> {
+        let child = host::attach(id).map_err(errors::from_host)?;
+        Ok(Process::new(LocalProcess::new(child)))
+    }
+
+    fn spawn_terminal(_spec: TerminalSpec) -> Result<Terminal, Error> {
+        Err(terminal::unsupported())
+    }
+
+    fn attach_terminal(_id: u64) -> Result<Terminal, Error> {
+        Err(terminal::unsupported())
+    }
+}
+
+/// The host checks again at spawn time; checking here gives the caller a precise error, and a
+/// relative cwd would otherwise be judged against the host's own working directory.
+fn check_cwd(cwd: &str) -> Result<(), Error> {
+    if !cwd.starts_with('/') {
+        return Err(errors::cwd_invalid(format!(
+            "cwd must be an absolute path, got {cwd:?}"
+        )));
+    }
+    if !host::is_directory(cwd) {
+        return Err(errors::cwd_invalid(format!(
+            "cwd {cwd} is not an existing directory"
+        )));
+    }
+    Ok(())
+}
+
+bindings::export!(SubprocessLocal with_types_in bindings);

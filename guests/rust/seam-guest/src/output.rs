@@ -1,0 +1,199 @@
+//! A bounded text view of a long output stream, assembled from what a collector retained: the
+//! first bytes (the head) and a window of the last bytes (the tail).
+//!
+//! The two may overlap when the stream is shorter than head + tail, so the view is computed
+//! from stream offsets. Every byte is accounted for: in the head, in the tail, or dropped.
+
+/// What a collector kept of one stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retained {
+    /// The first bytes of the stream (starting at offset 0).
+    pub head: Vec<u8>,
+    /// Stream offset of `tail[0]`.
+    pub tail_start: u64,
+    /// The bytes from `tail_start` to the end of the stream.
+    pub tail: Vec<u8>,
+}
+
+/// The stream as text: `head` is empty unless bytes were dropped, and then `tail` alone is
+/// the whole stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounded {
+    pub head: String,
+    pub tail: String,
+    pub total_bytes: u64,
+    /// Bytes in neither `head` nor `tail`.
+    pub dropped_bytes: u64,
+}
+
+impl Retained {
+    /// Join head and tail without overlap; invalid UTF-8 becomes U+FFFD.
+    pub fn into_bounded(self) -> Bounded {
+        let total_bytes = self.tail_start + len(&self.tail);
+        let head_end = self.tail_start.min(len(&self.head));
+        let head = &self.head[..to_index(head_end, self.head.len())];
+
+        if head_end == self.tail_start {
+            let mut whole = Vec::with_capacity(head.len() + self.tail.len());
+            whole.extend_from_slice(head);
+            whole.extend_from_slice(&self.tail);
+            return Bounded {
+                head: String::new(),
+                tail: String::from_utf8_lossy(&whole).into_owned(),
+                total_bytes,
+                dropped_bytes: 0,
+            };
+        }
+
+        // A gap: characters cut in half at its edges are dropped with it, not shown as U+FFFD.
+        let head = without_cut_char_at_end(head);
+        let tail = without_cut_char_at_start(&self.tail);
+        Bounded {
+            head: String::from_utf8_lossy(head).into_owned(),
+            tail: String::from_utf8_lossy(tail).into_owned(),
+            total_bytes,
+            dropped_bytes: total_bytes - len(head) - len(tail),
+        }
+    }
+}
+
+fn len(bytes: &[u8]) -> u64 {
+    u64::try_from(bytes.len()).unwrap_or(u64::MAX)
+}
+
+/// `offset` as an index into a buffer of `buffer_len` bytes (offset is at most that length).
+fn to_index(offset: u64, buffer_len: usize) -> usize {
+    usize::try_from(offset).map_or(buffer_len, |offset| offset.min(buffer_len))
+}
+
+fn is_continuation(byte: u8) -> bool {
+    byte & 0b1100_0000 == 0b1000_0000
+}
+
+/// UTF-8 sequences are at most four bytes, so at most three continuation bytes can open a window.
+fn without_cut_char_at_start(bytes: &[u8]) -> &[u8] {
+    let cut = bytes
+        .iter()
+        .take(3)
+        .take_while(|byte| is_continuation(**byte))
+        .count();
+    &bytes[cut..]
+}
+
+fn without_cut_char_at_end(bytes: &[u8]) -> &[u8] {
+    let Some(lead) = bytes
+        .iter()
+        .rev()
+        .take(4)
+        .position(|byte| !is_continuation(*byte))
+    else {
+        return bytes;
+    };
+    let lead_index = bytes.len() - 1 - lead;
+    let sequence_len = match bytes[lead_index].leading_ones() {
+        n @ 2..=4 => n as usize,
+        _ => 1,
+    };
+    if bytes.len() - lead_index < sequence_len {
+        &bytes[..lead_index]
+    } else {
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn retained(head: &str, tail_start: u64, tail: &str) -> Retained {
+        Retained {
+            head: head.into(),
+            tail_start,
+            tail: tail.into(),
+        }
+    }
+
+    #[test]
+    fn short_stream_is_all_tail() {
+        let view = retained("hello", 0, "hello").into_bounded();
+        assert_eq!(
+            view,
+            Bounded {
+                head: "".into(),
+                tail: "hello".into(),
+                total_bytes: 5,
+                dropped_bytes: 0
+            }
+        );
+    }
+
+    #[test]
+    fn overlapping_head_and_tail_join_without_repeating() {
+        // 10 bytes, head budget 6, tail budget 6: tail starts at 4, head covers 0..6.
+        let view = retained("012345", 4, "456789").into_bounded();
+        assert_eq!(view.head, "");
+        assert_eq!(view.tail, "0123456789");
+        assert_eq!((view.total_bytes, view.dropped_bytes), (10, 0));
+    }
+
+    #[test]
+    fn adjacent_head_and_tail_join() {
+        let view = retained("0123", 4, "4567").into_bounded();
+        assert_eq!(
+            (view.head.as_str(), view.tail.as_str(), view.dropped_bytes),
+            ("", "01234567", 0)
+        );
+    }
+
+    #[test]
+    fn gap_is_counted_as_dropped() {
+        let view = retained("0123", 10, "abcd").into_bounded();
+        assert_eq!(
+            view,
+            Bounded {
+                head: "0123".into(),
+                tail: "abcd".into(),
+                total_bytes: 14,
+                dropped_bytes: 6
+            }
+        );
+    }
+
+    #[test]
+    fn characters_cut_at_the_gap_are_dropped_whole() {
+        // "é" is two bytes, "€" three: the head ends inside "é", the tail starts inside "€".
+        let head = b"ab\xc3".to_vec();
+        let tail = b"\x82\xacyz".to_vec();
+        let view = Retained {
+            head,
+            tail_start: 20,
+            tail,
+        }
+        .into_bounded();
+        assert_eq!((view.head.as_str(), view.tail.as_str()), ("ab", "yz"));
+        assert_eq!((view.total_bytes, view.dropped_bytes), (24, 20));
+    }
+
+    #[test]
+    fn complete_characters_at_the_gap_are_kept() {
+        let view = Retained {
+            head: "aé".into(),
+            tail_start: 10,
+            tail: "€b".into(),
+        }
+        .into_bounded();
+        assert_eq!((view.head.as_str(), view.tail.as_str()), ("aé", "€b"));
+        assert_eq!(view.dropped_bytes, 10 - 3);
+    }
+
+    #[test]
+    fn invalid_bytes_are_replaced() {
+        let view = Retained {
+            head: vec![],
+            tail_start: 0,
+            tail: vec![b'a', 0xff, b'b'],
+        }
+        .into_bounded();
+        assert_eq!(view.tail, "a\u{fffd}b");
+    }
+}

@@ -1,0 +1,80 @@
+//! `seam call`: one call from the command line, or a script of calls as JSON lines.
+
+use seam_host::{Content, ToolResult, World};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tool to call (see `seam tools`).
+    #[arg(required_unless_present = "batch")]
+    tool: Option<String>,
+    /// The arguments, a JSON object.
+    #[arg(default_value = "{}")]
+    arguments: String,
+    /// Print the whole result as JSON: {content, is_error, code}.
+    #[arg(long)]
+    json: bool,
+    /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
+    /// each with one JSON line. All calls share one session of one world.
+    #[arg(long, conflicts_with_all = ["tool", "json"])]
+    batch: bool,
+}
+
+pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
+    if args.batch {
+        return batch(world);
+    }
+    let tool = args.tool.as_deref().unwrap_or_default();
+    let result = world.call(tool, &args.arguments, world.call_context("cli"));
+    if args.json {
+        println!("{}", serde_json::to_string(&result)?);
+    } else {
+        print_content(&result);
+        if let (true, Some(code)) = (result.is_error, &result.code) {
+            eprintln!("[error: {code}]");
+        }
+    }
+    Ok(if result.is_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn print_content(result: &ToolResult) {
+    for content in &result.content {
+        match content {
+            Content::Text { text } => println!("{text}"),
+            Content::Image { data, mime_type } => println!("[image: {mime_type}, {} base64 characters]", data.len()),
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchCall {
+    tool: String,
+    #[serde(default)]
+    args: serde_json::Value,
+}
+
+fn batch(world: &World) -> anyhow::Result<ExitCode> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let result = match serde_json::from_str::<BatchCall>(&line) {
+            Ok(call) => {
+                let arguments = if call.args.is_null() { "{}".to_string() } else { call.args.to_string() };
+                world.call(&call.tool, &arguments, world.call_context(&format!("batch-{}", index + 1)))
+            }
+            Err(e) => ToolResult::error(
+                "INVALID_REQUEST",
+                format!("line {}: expected {{\"tool\": NAME, \"args\": {{...}}}}: {e}", index + 1),
+            ),
+        };
+        writeln!(out, "{}", serde_json::to_string(&result)?)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

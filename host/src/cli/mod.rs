@@ -1,0 +1,109 @@
+//! The command line: argument parsing, world loading, and one module per command.
+
+mod bench;
+mod call;
+mod check;
+mod tools;
+
+use clap::{Parser, Subcommand};
+use seam_host::{Runtime, World, WorldFile};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// seam gives an agent an execution world made of WebAssembly components: tools the model
+/// calls (bash, ...), the providers they run on (a local machine, a sandbox), and native shims
+/// beneath. A world file says which provider serves each seam; without one, the built-in
+/// default world runs (local bash, unconfined).
+#[derive(Parser)]
+#[command(name = "seam", version, propagate_version = true, after_help = EXAMPLES)]
+struct Cli {
+    /// World file (TOML) naming providers and tools; default: the built-in world.
+    #[arg(long, short, global = true, value_name = "FILE")]
+    world: Option<PathBuf>,
+    /// Workspace root and session cwd, overriding the world file's (default: current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    workspace: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+const EXAMPLES: &str = "Examples:
+  seam tools                                   list the tools of the default world
+  seam call bash '{\"command\": \"ls -la\"}'       run a tool once
+  echo '{\"tool\":\"bash\",\"args\":{\"command\":\"pwd\"}}' | seam call --batch
+  seam --world examples/worlds/local.toml world check
+  seam bench --quick
+
+Logs: RUST_LOG=seam_host=debug shows every seam crossing (component, function, duration).";
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the world's tools with their descriptions and argument schemas.
+    Tools(tools::Args),
+    /// Call a tool with JSON arguments, or many calls as JSON lines (--batch).
+    Call(call::Args),
+    /// Inspect a world.
+    World {
+        #[command(subcommand)]
+        command: WorldCommand,
+    },
+    /// Measure seam against direct calls and native processes, side by side.
+    Bench(bench::Args),
+}
+
+#[derive(Subcommand)]
+enum WorldCommand {
+    /// Load and link a world; print each component, its imports and what serves each, or why
+    /// the world is refused.
+    Check {
+        /// World file (default: --world, else the built-in world).
+        file: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Tools(ref args) => load(&cli, None).and_then(|w| tools::run(&w, args)),
+        Command::Call(ref args) => load(&cli, None).and_then(|w| call::run(&w, args)),
+        Command::World {
+            command: WorldCommand::Check { ref file, json },
+        } => check::run(&cli, file.clone(), json),
+        Command::Bench(ref args) => bench::run(&cli, args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("seam: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
+    Ok(match file.or_else(|| cli.world.clone()) {
+        Some(path) => WorldFile::load(&path)?,
+        None => WorldFile::default_world(),
+    })
+}
+
+fn load(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
+    let runtime = runtime()?;
+    let file = world_file(cli, file)?;
+    World::load(&runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+}
+
+fn runtime() -> anyhow::Result<Arc<Runtime>> {
+    Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the wasm runtime: {e:#}"))
+}

@@ -1,0 +1,216 @@
+//! A lane: the store one tool call runs in. It holds the tool component and, instantiated on
+//! first use, each provider the call reaches. Dropping the lane frees every instance, so a
+//! fault poisons one call and a swapped world never leaks into calls already running.
+
+use crate::fault::Fault;
+use crate::link::forward::Proxies;
+use crate::world::linked::Linked;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use wasmtime::component::{Instance, ResourceTable, ResourceType};
+use wasmtime::{ResourceLimiter, Result, StoreContextMut, UpdateDeadline};
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// Guest stderr kept per lane (panic messages end up in fault reports).
+const STDERR_CAPACITY: usize = 1 << 20;
+
+/// The session a call belongs to.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub id: String,
+    pub cwd: String,
+    pub agent: String,
+}
+
+/// Progress of a long call, reported by the tool through seam:tool/context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub done: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+pub type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// What the host knows about the call being served.
+#[derive(Clone)]
+pub struct CallContext {
+    pub session: Session,
+    pub call_id: String,
+    pub cancelled: Arc<AtomicBool>,
+    pub progress: Option<ProgressSink>,
+}
+
+impl CallContext {
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+pub struct Lane {
+    pub(crate) linked: Arc<Linked>,
+    pub(crate) call: CallContext,
+    pub(crate) proxies: Proxies,
+    pub(crate) table: ResourceTable,
+    wasi: WasiCtx,
+    stderr: MemoryOutputPipe,
+    instances: Vec<Option<Instance>>,
+    /// Per provider: its runtime resource types and the dynamic ids consumers know them by.
+    resource_types: Vec<Vec<(ResourceType, u32)>>,
+    /// The component executing now, innermost last.
+    stack: Vec<usize>,
+    /// Where a failure first crossed a component boundary.
+    faulted_in: Option<usize>,
+    started: Instant,
+    blocked: Duration,
+    memory_denied: bool,
+    timed_out: bool,
+}
+
+impl Lane {
+    pub(crate) fn new(linked: Arc<Linked>, call: CallContext) -> Self {
+        let stderr = MemoryOutputPipe::new(STDERR_CAPACITY);
+        // Nothing granted: no preopens, no environment, no arguments, no network.
+        let wasi = WasiCtx::builder()
+            .stderr(stderr.clone())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        let nodes = linked.nodes.len();
+        Self {
+            linked,
+            call,
+            proxies: Proxies::default(),
+            table: ResourceTable::new(),
+            wasi,
+            stderr,
+            instances: vec![None; nodes],
+            resource_types: vec![Vec::new(); nodes],
+            stack: Vec::new(),
+            faulted_in: None,
+            started: Instant::now(),
+            blocked: Duration::ZERO,
+            memory_denied: false,
+            timed_out: false,
+        }
+    }
+
+    /// The instance of node `n` in this lane, instantiating it on first use.
+    pub(crate) fn instance(store: &mut StoreContextMut<'_, Lane>, n: usize) -> Result<Instance> {
+        if let Some(instance) = store.data().instances[n] {
+            return Ok(instance);
+        }
+        let linked = store.data().linked.clone();
+        store.data_mut().enter(n);
+        let instance = linked.nodes[n].pre.instantiate(&mut *store);
+        store.data_mut().leave(n, instance.is_err());
+        let instance = instance?;
+        let mut types = Vec::new();
+        for (id, slot) in linked.resources.iter().enumerate() {
+            if slot.provider == n {
+                let ty = instance
+                    .get_resource(&mut *store, slot.index)
+                    .ok_or_else(|| wasmtime::format_err!("resource type vanished from {}", linked.nodes[n].name))?;
+                types.push((ty, id as u32));
+            }
+        }
+        let lane = store.data_mut();
+        lane.resource_types[n] = types;
+        lane.instances[n] = Some(instance);
+        Ok(instance)
+    }
+
+    /// The dynamic id consumers know a provider's resource type by.
+    pub(crate) fn resource_id(&self, provider: usize, ty: ResourceType) -> Result<u32> {
+        self.resource_types[provider]
+            .iter()
+            .find(|(t, _)| *t == ty)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| {
+                wasmtime::format_err!(
+                    "{} returned a resource of a type it does not export",
+                    self.node_name(provider)
+                )
+            })
+    }
+
+    pub(crate) fn enter(&mut self, n: usize) {
+        self.stack.push(n);
+    }
+
+    pub(crate) fn leave(&mut self, n: usize, failed: bool) {
+        self.stack.pop();
+        if failed && self.faulted_in.is_none() {
+            self.faulted_in = Some(n);
+        }
+    }
+
+    /// The component executing now (the one calling a native, for instance).
+    pub(crate) fn current(&self) -> usize {
+        self.stack.last().copied().unwrap_or(0)
+    }
+
+    pub(crate) fn current_name(&self) -> &str {
+        self.node_name(self.current())
+    }
+
+    pub(crate) fn node_name(&self, n: usize) -> &str {
+        &self.linked.nodes[n].name
+    }
+
+    /// Run host work that blocks (waiting for a process, say): it does not count as guest time.
+    pub(crate) fn blocking<R>(&mut self, work: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let result = work();
+        self.blocked += start.elapsed();
+        result
+    }
+
+    fn guest_time(&self) -> Duration {
+        self.started.elapsed().saturating_sub(self.blocked)
+    }
+
+    /// Called on every epoch tick while guest code runs.
+    pub(crate) fn on_epoch(mut store: StoreContextMut<'_, Lane>) -> Result<UpdateDeadline> {
+        let lane = store.data_mut();
+        if lane.guest_time() > Duration::from_millis(lane.linked.limits.guest_time_ms) {
+            lane.timed_out = true;
+            return Err(wasmtime::Trap::Interrupt.into());
+        }
+        Ok(UpdateDeadline::Continue(1))
+    }
+
+    /// Classify an error that ended the call.
+    pub(crate) fn fault(&self, error: &wasmtime::Error, root: usize) -> Fault {
+        let component = self.node_name(self.faulted_in.unwrap_or(root)).to_string();
+        let stderr = String::from_utf8_lossy(&self.stderr.contents()).trim().to_string();
+        Fault::classify(error, component, stderr, self.timed_out, self.memory_denied)
+    }
+}
+
+impl ResourceLimiter for Lane {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
+        let limit = self.linked.limits.memory_mb.saturating_mul(1 << 20);
+        if desired as u64 > limit {
+            self.memory_denied = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
+        Ok(desired <= 1 << 20)
+    }
+}
+
+impl WasiView for Lane {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}

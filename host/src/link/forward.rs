@@ -1,0 +1,189 @@
+//! Interface-agnostic forwarding: a consumer's import is defined as host functions that call
+//! the provider's export in the same lane, translating resource handles on the way.
+//!
+//! A provider's resource reaches a consumer as a host resource of a dynamic type (one id per
+//! provider resource type); the handle's rep indexes the lane's proxy table, which holds the
+//! provider's own handle. Own handles move, borrows lend; the consumer dropping its handle
+//! drops the provider's.
+
+use super::plan::{Forward, FuncForward};
+use crate::lane::Lane;
+use wasmtime::component::{LinkerInstance, ResourceAny, ResourceDynamic, ResourceType, Val};
+use wasmtime::{AsContextMut, Result, StoreContextMut};
+
+/// Provider handles lent to consumers, indexed by the rep of the consumer's dynamic handle.
+#[derive(Default)]
+pub struct Proxies {
+    slots: Vec<Option<(usize, ResourceAny)>>,
+    free: Vec<u32>,
+}
+
+impl Proxies {
+    fn insert(&mut self, provider: usize, handle: ResourceAny) -> u32 {
+        match self.free.pop() {
+            Some(rep) => {
+                self.slots[rep as usize] = Some((provider, handle));
+                rep
+            }
+            None => {
+                self.slots.push(Some((provider, handle)));
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+
+    fn get(&self, rep: u32) -> Result<(usize, ResourceAny)> {
+        self.slots
+            .get(rep as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| wasmtime::format_err!("unknown resource handle {rep}"))
+    }
+
+    fn take(&mut self, rep: u32) -> Result<(usize, ResourceAny)> {
+        let slot = self.get(rep)?;
+        self.slots[rep as usize] = None;
+        self.free.push(rep);
+        Ok(slot)
+    }
+}
+
+/// Define everything `forward` says this import holds in the consumer's linker instance.
+pub fn define(instance: &mut LinkerInstance<'_, Lane>, forward: &Forward, interface: &str) -> Result<()> {
+    for (name, id) in &forward.resources {
+        instance.resource(name, ResourceType::host_dynamic(*id), drop_proxy)?;
+    }
+    for func in &forward.funcs {
+        let provider = forward.provider;
+        let FuncForward {
+            name,
+            export_index,
+            translate,
+        } = func;
+        let (export_index, translate) = (*export_index, *translate);
+        let label: std::sync::Arc<str> = format!("{interface}.{name}").into();
+        instance.func_new(name, move |mut store, _ty, args, results| {
+            let lane = store.data();
+            let span = tracing::enabled!(tracing::Level::DEBUG).then(|| {
+                (
+                    tracing::debug_span!(
+                        "seam",
+                        caller = lane.current_name(),
+                        component = lane.node_name(provider),
+                        function = &*label
+                    ),
+                    std::time::Instant::now(),
+                )
+            });
+            let _entered = span.as_ref().map(|(s, _)| s.enter());
+            let instance = Lane::instance(&mut store, provider)?;
+            let func = instance
+                .get_func(&mut store, export_index)
+                .ok_or_else(|| wasmtime::format_err!("{label} vanished from its provider"))?;
+            store.data_mut().enter(provider);
+            let outcome = if translate {
+                call_translated(&mut store, provider, func, args, results)
+            } else {
+                func.call(&mut store, args, results)
+            };
+            store.data_mut().leave(provider, outcome.is_err());
+            if let Some((span, start)) = &span {
+                span.in_scope(|| tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed"));
+            }
+            outcome
+        })?;
+    }
+    Ok(())
+}
+
+fn call_translated(
+    store: &mut StoreContextMut<'_, Lane>,
+    provider: usize,
+    func: wasmtime::component::Func,
+    args: &[Val],
+    results: &mut [Val],
+) -> Result<()> {
+    let args = args
+        .iter()
+        .map(|v| to_provider(store, v))
+        .collect::<Result<Vec<_>>>()?;
+    func.call(&mut *store, &args, results)?;
+    for result in results.iter_mut() {
+        let value = std::mem::replace(result, Val::Bool(false));
+        *result = to_consumer(store, provider, value)?;
+    }
+    Ok(())
+}
+
+/// The consumer dropped its handle: drop the provider's.
+fn drop_proxy(mut store: StoreContextMut<'_, Lane>, rep: u32) -> Result<()> {
+    let (provider, handle) = store.data_mut().proxies.take(rep)?;
+    store.data_mut().enter(provider);
+    let outcome = handle.resource_drop(&mut store);
+    store.data_mut().leave(provider, outcome.is_err());
+    outcome
+}
+
+/// Consumer-side value → provider-side value: proxies become the provider's handles.
+fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val> {
+    Ok(match value {
+        Val::Resource(handle) => {
+            let dynamic = ResourceDynamic::try_from_resource_any(*handle, store.as_context_mut())?;
+            let proxies = &mut store.data_mut().proxies;
+            let (_, inner) = if dynamic.owned() {
+                proxies.take(dynamic.rep())?
+            } else {
+                proxies.get(dynamic.rep())?
+            };
+            Val::Resource(inner)
+        }
+        Val::List(items) => Val::List(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
+        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
+        Val::Record(fields) => Val::Record(
+            fields
+                .iter()
+                .map(|(n, v)| Ok((n.clone(), to_provider(store, v)?)))
+                .collect::<Result<_>>()?,
+        ),
+        Val::Variant(case, payload) => Val::Variant(case.clone(), map_box(store, payload.as_deref(), to_provider)?),
+        Val::Option(inner) => Val::Option(map_box(store, inner.as_deref(), to_provider)?),
+        Val::Result(Ok(v)) => Val::Result(Ok(map_box(store, v.as_deref(), to_provider)?)),
+        Val::Result(Err(v)) => Val::Result(Err(map_box(store, v.as_deref(), to_provider)?)),
+        other => other.clone(),
+    })
+}
+
+/// Provider-side value → consumer-side value: provider handles become proxies.
+fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Val) -> Result<Val> {
+    let mut map = |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
+    Ok(match value {
+        Val::Resource(handle) => {
+            let id = store.data().resource_id(provider, handle.ty())?;
+            let rep = store.data_mut().proxies.insert(provider, handle);
+            Val::Resource(ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?)
+        }
+        Val::List(items) => Val::List(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
+        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
+        Val::Record(fields) => Val::Record(
+            fields
+                .iter()
+                .map(|(n, v)| Ok((n.clone(), map(store, v)?)))
+                .collect::<Result<_>>()?,
+        ),
+        Val::Variant(case, payload) => {
+            let payload = map_box(store, payload.as_deref(), &mut map)?;
+            Val::Variant(case, payload)
+        }
+        Val::Option(inner) => Val::Option(map_box(store, inner.as_deref(), &mut map)?),
+        Val::Result(Ok(v)) => Val::Result(Ok(map_box(store, v.as_deref(), &mut map)?)),
+        Val::Result(Err(v)) => Val::Result(Err(map_box(store, v.as_deref(), &mut map)?)),
+        other => other,
+    })
+}
+
+fn map_box<'a, F>(store: &mut StoreContextMut<'a, Lane>, value: Option<&Val>, mut f: F) -> Result<Option<Box<Val>>>
+where
+    F: FnMut(&mut StoreContextMut<'a, Lane>, &Val) -> Result<Val>,
+{
+    value.map(|v| f(store, v).map(Box::new)).transpose()
+}

@@ -1,0 +1,10 @@
+//! Linking: resolve each component's imports to providers (plan) and forward calls across
+//! them at run time, interface-agnostically (forward).
+
+pub mod error;
+pub mod forward;
+pub mod names;
+pub mod plan;
+pub mod typecheck;
+
+pub use error::LinkError;

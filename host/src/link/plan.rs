@@ -1,0 +1,399 @@
+//! Resolve every import of every component to exactly one provider, before any call.
+//!
+//! Inputs are the world's components (providers, possibly stacked, and tools); the output is a
+//! plan saying, for each import of each component, what serves it: WASI with nothing granted,
+//! a host native, the call context, or an export of a provider component (with the function
+//! export indices and resource type ids forwarding needs).
+
+use super::error::LinkError;
+use super::names::InterfaceName;
+use super::typecheck::{self, ResourceMatch};
+use wasmtime::component::types::{ComponentFunc, ComponentItem};
+use wasmtime::component::{Component, ComponentExportIndex, ResourceType};
+use wasmtime::Engine;
+
+/// The host natives this host implements, all at version 0.1.0.
+pub const NATIVES: &[&str] = &["process", "log", "state", "config"];
+const NATIVE_VERSION: &str = "0.1.0";
+/// The call context a tool may import (implemented by the host, not a native).
+pub const CALL_CONTEXT: &str = "seam:tool/context";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Provider,
+    Tool,
+}
+
+/// A component of the world as the plan sees it.
+pub struct NodeDecl {
+    pub name: String,
+    pub role: Role,
+    pub component: Component,
+    /// The next provider down this provider's stack (it serves this one's imports of the seam).
+    pub inner: Option<usize>,
+    /// False for inner elements of a stack: they serve only the wrapper above them.
+    pub visible: bool,
+}
+
+/// What serves one import.
+#[derive(Debug)]
+pub enum Target {
+    Wasi,
+    Native,
+    CallContext,
+    /// An interface of types only: nothing to serve.
+    TypesOnly,
+    Provider(Forward),
+}
+
+#[derive(Debug)]
+pub struct Forward {
+    pub provider: usize,
+    /// The provider's export name (may carry a newer compatible version than the import).
+    pub export: String,
+    pub funcs: Vec<FuncForward>,
+    /// The consumer-side resources of this import: name and dynamic type id.
+    pub resources: Vec<(String, u32)>,
+}
+
+#[derive(Debug)]
+pub struct FuncForward {
+    pub name: String,
+    pub export_index: ComponentExportIndex,
+    /// Values of this function can carry resource handles that must be translated.
+    pub translate: bool,
+}
+
+#[derive(Debug)]
+pub struct ImportPlan {
+    pub name: String,
+    pub target: Target,
+}
+
+/// A provider-exported resource type every consumer of it sees as one dynamic host type.
+#[derive(Debug)]
+pub struct ResourceSlot {
+    pub provider: usize,
+    /// Where the provider exports the resource type (valid for every instance of it).
+    pub index: ComponentExportIndex,
+    ty: ResourceType,
+}
+
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Per node, its imports in declaration order.
+    pub imports: Vec<Vec<ImportPlan>>,
+    /// Indexed by dynamic resource type id.
+    pub resources: Vec<ResourceSlot>,
+    /// Provider nodes in dependency order (a provider after everything it imports).
+    pub order: Vec<usize>,
+}
+
+struct Export<'a> {
+    name: InterfaceName,
+    raw: &'a str,
+}
+
+pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
+    let exports: Vec<Vec<(String, ComponentItem)>> = nodes
+        .iter()
+        .map(|n| {
+            n.component
+                .component_type()
+                .exports(engine)
+                .map(|(name, e)| (name.to_string(), e.ty))
+                .collect()
+        })
+        .collect();
+    let mut plan = Plan::default();
+    for (index, node) in nodes.iter().enumerate() {
+        let mut imports = Vec::new();
+        for (name, item) in node.component.component_type().imports(engine) {
+            let target = resolve(engine, nodes, &exports, index, name, &item.ty, &mut plan.resources)?;
+            imports.push(ImportPlan {
+                name: name.to_string(),
+                target,
+            });
+        }
+        plan.imports.push(imports);
+    }
+    plan.order = dependency_order(nodes, &plan.imports)?;
+    Ok(plan)
+}
+
+fn resolve(
+    engine: &Engine,
+    nodes: &[NodeDecl],
+    exports: &[Vec<(String, ComponentItem)>],
+    index: usize,
+    import: &str,
+    item: &ComponentItem,
+    resources: &mut Vec<ResourceSlot>,
+) -> Result<Target, LinkError> {
+    let node = &nodes[index];
+    let unsupported = || LinkError::Unsupported {
+        component: node.name.clone(),
+        item: import.to_string(),
+    };
+    let (ComponentItem::ComponentInstance(instance), Some(wanted)) = (item, InterfaceName::parse(import)) else {
+        return Err(unsupported());
+    };
+    if wanted.namespace() == "wasi" {
+        return Ok(Target::Wasi);
+    }
+    if wanted.package == "seam:host" {
+        if node.role != Role::Provider {
+            return Err(LinkError::HostForbidden {
+                component: node.name.clone(),
+                interface: import.to_string(),
+            });
+        }
+        let offered = InterfaceName::parse(&format!("seam:host/{}@{NATIVE_VERSION}", wanted.interface));
+        return match offered {
+            Some(offered) if NATIVES.contains(&wanted.interface.as_str()) && offered.serves(&wanted) => Ok(Target::Native),
+            _ => Err(LinkError::UnknownNative {
+                component: node.name.clone(),
+                interface: import.to_string(),
+            }),
+        };
+    }
+    if wanted.unversioned() == CALL_CONTEXT {
+        return Ok(Target::CallContext);
+    }
+    let items: Vec<(String, ComponentItem)> =
+        instance.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
+    if !items
+        .iter()
+        .any(|(_, i)| matches!(i, ComponentItem::ComponentFunc(_) | ComponentItem::Resource(_)))
+    {
+        return Ok(Target::TypesOnly);
+    }
+
+    let provider = choose_provider(nodes, exports, index, import, &wanted)?;
+    let (export_raw, export_item) = exports[provider]
+        .iter()
+        .find(|(n, _)| InterfaceName::parse(n).is_some_and(|n| n.serves(&wanted)))
+        .expect("choose_provider found this export");
+    let ComponentItem::ComponentInstance(offered) = export_item else {
+        return Err(unsupported());
+    };
+    let offered: Vec<(String, ComponentItem)> =
+        offered.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
+    build_forward(engine, nodes, index, import, provider, export_raw, &items, &offered, resources)
+}
+
+/// The stack's next provider when it exports the interface, otherwise the one visible provider.
+fn choose_provider(
+    nodes: &[NodeDecl],
+    exports: &[Vec<(String, ComponentItem)>],
+    index: usize,
+    import: &str,
+    wanted: &InterfaceName,
+) -> Result<usize, LinkError> {
+    let offers = |p: usize| -> Vec<Export<'_>> {
+        exports[p]
+            .iter()
+            .filter_map(|(raw, _)| InterfaceName::parse(raw).map(|name| Export { name, raw }))
+            .filter(|e| e.name.unversioned() == wanted.unversioned())
+            .collect()
+    };
+    let serves = |p: usize| offers(p).iter().any(|e| e.name.serves(wanted));
+    if let Some(inner) = nodes[index].inner
+        && !offers(inner).is_empty()
+    {
+        return if serves(inner) {
+            Ok(inner)
+        } else {
+            Err(version_error(nodes, index, import, inner, &offers(inner)))
+        };
+    }
+    let candidates: Vec<usize> = (0..nodes.len())
+        .filter(|&p| p != index && nodes[p].role == Role::Provider && nodes[p].visible)
+        .filter(|&p| !offers(p).is_empty())
+        .collect();
+    let serving: Vec<usize> = candidates.iter().copied().filter(|&p| serves(p)).collect();
+    match serving.as_slice() {
+        [one] => Ok(*one),
+        [] => match candidates.first() {
+            Some(&p) => Err(version_error(nodes, index, import, p, &offers(p))),
+            None => Err(LinkError::Missing {
+                component: nodes[index].name.clone(),
+                interface: import.to_string(),
+            }),
+        },
+        many => Err(LinkError::Ambiguous {
+            component: nodes[index].name.clone(),
+            interface: import.to_string(),
+            providers: many.iter().map(|&p| nodes[p].name.as_str()).collect::<Vec<_>>().join(", "),
+        }),
+    }
+}
+
+fn version_error(nodes: &[NodeDecl], index: usize, import: &str, provider: usize, offers: &[Export<'_>]) -> LinkError {
+    LinkError::Version {
+        component: nodes[index].name.clone(),
+        interface: import.to_string(),
+        provider: nodes[provider].name.clone(),
+        offered: offers.iter().map(|e| e.raw).collect::<Vec<_>>().join(", "),
+    }
+}
+
+struct ByName<'a> {
+    consumer: &'a [(String, ResourceType)],
+    provider: &'a [(String, ResourceType)],
+}
+
+impl ResourceMatch for ByName<'_> {
+    fn same(&self, c: &ResourceType, p: &ResourceType) -> bool {
+        let name = |list: &[(String, ResourceType)], t: &ResourceType| {
+            list.iter().find(|(_, r)| r == t).map(|(n, _)| n.clone())
+        };
+        match (name(self.consumer, c), name(self.provider, p)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_forward(
+    _engine: &Engine,
+    nodes: &[NodeDecl],
+    index: usize,
+    import: &str,
+    provider: usize,
+    export: &str,
+    wanted: &[(String, ComponentItem)],
+    offered: &[(String, ComponentItem)],
+    resources: &mut Vec<ResourceSlot>,
+) -> Result<Target, LinkError> {
+    let consumer_resources: Vec<(String, ResourceType)> = wanted
+        .iter()
+        .filter_map(|(n, i)| match i {
+            ComponentItem::Resource(r) => Some((n.clone(), *r)),
+            _ => None,
+        })
+        .collect();
+    let provider_resources: Vec<(String, ResourceType)> = offered
+        .iter()
+        .filter_map(|(n, i)| match i {
+            ComponentItem::Resource(r) => Some((n.clone(), *r)),
+            _ => None,
+        })
+        .collect();
+    let problem = |function: &str, problem: String| LinkError::Function {
+        component: nodes[index].name.clone(),
+        interface: import.to_string(),
+        function: function.to_string(),
+        provider: nodes[provider].name.clone(),
+        problem,
+    };
+
+    let component = &nodes[provider].component;
+    let instance_index = component
+        .get_export_index(None, export)
+        .ok_or_else(|| problem("*", "does not export this interface".into()))?;
+    let mut resource_ids = Vec::new();
+    for (name, _) in &consumer_resources {
+        let Some((_, ty)) = provider_resources.iter().find(|(n, _)| n == name) else {
+            return Err(problem(name, "does not export this resource".into()));
+        };
+        let id = match resources.iter().position(|s| s.provider == provider && s.ty == *ty) {
+            Some(id) => id,
+            None => {
+                let index = component
+                    .get_export_index(Some(&instance_index), name)
+                    .ok_or_else(|| problem(name, "does not export this resource".into()))?;
+                resources.push(ResourceSlot {
+                    provider,
+                    index,
+                    ty: *ty,
+                });
+                resources.len() - 1
+            }
+        };
+        resource_ids.push((name.clone(), id as u32));
+    }
+
+    let matcher = ByName {
+        consumer: &consumer_resources,
+        provider: &provider_resources,
+    };
+    let mut funcs = Vec::new();
+    for (name, item) in wanted {
+        let ComponentItem::ComponentFunc(want) = item else { continue };
+        let Some(have) = offered.iter().find_map(|(n, i)| match i {
+            ComponentItem::ComponentFunc(f) if n == name => Some(f),
+            _ => None,
+        }) else {
+            return Err(problem(name, "does not export".into()));
+        };
+        typecheck::check_func(want, have, &matcher).map_err(|e| problem(name, e))?;
+        let export_index = component
+            .get_export_index(Some(&instance_index), name)
+            .ok_or_else(|| problem(name, "does not export".into()))?;
+        funcs.push(FuncForward {
+            name: name.clone(),
+            export_index,
+            translate: func_carries_resources(want),
+        });
+    }
+    Ok(Target::Provider(Forward {
+        provider,
+        export: export.to_string(),
+        funcs,
+        resources: resource_ids,
+    }))
+}
+
+fn func_carries_resources(f: &ComponentFunc) -> bool {
+    f.params().any(|(_, t)| typecheck::carries_resources(&t)) || f.results().any(|t| typecheck::carries_resources(&t))
+}
+
+/// Providers ordered so each comes after the providers it imports; a cycle is refused.
+fn dependency_order(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<Vec<usize>, LinkError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Active,
+        Done,
+    }
+    fn visit(
+        n: usize,
+        imports: &[Vec<ImportPlan>],
+        nodes: &[NodeDecl],
+        marks: &mut [Mark],
+        path: &mut Vec<usize>,
+        order: &mut Vec<usize>,
+    ) -> Result<(), LinkError> {
+        match marks[n] {
+            Mark::Done => return Ok(()),
+            Mark::Active => {
+                let start = path.iter().position(|&p| p == n).unwrap_or(0);
+                let mut names: Vec<&str> = path[start..].iter().map(|&p| nodes[p].name.as_str()).collect();
+                names.push(&nodes[n].name);
+                return Err(LinkError::Cycle {
+                    path: names.join(" -> "),
+                });
+            }
+            Mark::New => {}
+        }
+        marks[n] = Mark::Active;
+        path.push(n);
+        for import in &imports[n] {
+            if let Target::Provider(f) = &import.target {
+                visit(f.provider, imports, nodes, marks, path, order)?;
+            }
+        }
+        path.pop();
+        marks[n] = Mark::Done;
+        order.push(n);
+        Ok(())
+    }
+    let mut marks = vec![Mark::New; nodes.len()];
+    let mut order = Vec::new();
+    for n in 0..nodes.len() {
+        visit(n, imports, nodes, &mut marks, &mut Vec::new(), &mut order)?;
+    }
+    Ok(order.into_iter().filter(|&n| nodes[n].role == Role::Provider).collect())
+}

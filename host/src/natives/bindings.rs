@@ -1,0 +1,26 @@
+//! Typed host bindings of the `seam:host/*` natives and the tool call context.
+
+pub mod natives {
+    wasmtime::component::bindgen!({
+        inline: "
+            package seam:host-natives;
+            world natives {
+                import seam:host/process@0.1.0;
+                import seam:host/log@0.1.0;
+                import seam:host/state@0.1.0;
+                import seam:host/config@0.1.0;
+            }
+        ",
+        path: "../wit/host",
+        imports: { default: trappable },
+        with: { "seam:host/process.child": crate::natives::ChildHandle },
+    });
+}
+
+pub mod tool {
+    wasmtime::component::bindgen!({
+        world: "seam:tool/plugin",
+        path: "../wit/tool",
+        imports: { default: trappable },
+    });
+}

@@ -1,0 +1,40 @@
+//! Native process shim: spawns OS programs for the host and manages their trees and output.
+//!
+//! Linux only. Every program runs in its own process group under a per-spawn supervisor (see
+//! [`supervisor`]): a child subreaper that reaps the program and all its descendants, tears the
+//! tree down on request (SIGTERM, then SIGKILL after the grace period), terminates leftover
+//! descendants when the program exits, and exits with the program's status. The host waits on
+//! the supervisor alone, so it never reaps (or steals the status of) any other child.
+//!
+//! Output streams are discarded, inherited, piped for on-demand reads, or collected into
+//! bounded memory with an optional spill file. Spill files live in a private per-process
+//! directory under the system temp dir and are kept after the process ends, so their paths can
+//! be shown to users; removing them is the caller's job.
+
+mod collect;
+mod error;
+mod launch;
+mod outcome;
+mod pipe_reader;
+mod process;
+mod reaper;
+mod spawner;
+mod spec;
+mod spill;
+mod start;
+mod stdin;
+mod supervisor;
+mod table;
+mod tail_window;
+mod wiring;
+
+#[cfg(test)]
+mod tests;
+
+pub use collect::Chunk;
+pub use error::ProcessError;
+pub use outcome::Outcome;
+pub use pipe_reader::PipeRead;
+pub use process::Process;
+pub use spec::{CollectSpec, DEFAULT_GRACE, OutputSpec, SpawnSpec, StdinSpec, Stream};
+pub use table::ProcessTable;

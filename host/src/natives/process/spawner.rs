@@ -1,0 +1,48 @@
+//! A dedicated, never-ending thread on which every supervisor is forked.
+//!
+//! `PR_SET_PDEATHSIG` fires when the *thread* that forked the supervisor exits, not the process.
+//! Forking from a caller's thread (e.g. a short-lived pool thread) would tear down running
+//! programs when that thread retires; this thread only ends with the host.
+
+use std::io;
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+static SPAWNER: Mutex<Option<Sender<Job>>> = Mutex::new(None);
+
+/// Runs `job` on the spawner thread and returns its result.
+pub(super) fn run_on_spawner_thread<R: Send + 'static>(
+    job: impl FnOnce() -> R + Send + 'static,
+) -> io::Result<R> {
+    let (reply_tx, reply_rx) = mpsc::sync_channel(1);
+    let wrapped: Job = Box::new(move || {
+        // The caller may have given up waiting; nothing to do then.
+        let _ = reply_tx.send(job());
+    });
+    spawner()?
+        .send(wrapped)
+        .map_err(|_| io::Error::other("process spawner thread is gone"))?;
+    reply_rx
+        .recv()
+        .map_err(|_| io::Error::other("process spawner thread dropped the request"))
+}
+
+fn spawner() -> io::Result<Sender<Job>> {
+    let mut slot = SPAWNER.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(sender) = slot.as_ref() {
+        return Ok(sender.clone());
+    }
+    let (sender, jobs) = mpsc::channel::<Job>();
+    thread::Builder::new()
+        .name("proc-spawner".to_owned())
+        .spawn(move || {
+            for job in jobs {
+                job();
+            }
+        })?;
+    *slot = Some(sender.clone());
+    Ok(sender)
+}

@@ -1,0 +1,58 @@
+//! The program's stdin when the host writes it: on demand (`Pipe`) or all at once (`Bytes`).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::{Mutex, PoisonError};
+use std::thread;
+
+use super::error::ProcessError;
+
+/// A stdin pipe written through [`Process::write_stdin`](super::Process::write_stdin).
+pub(super) struct StdinPipe {
+    sink: Mutex<Option<File>>,
+}
+
+impl StdinPipe {
+    /// `None` for stdin that is not host-written: writes then fail with `PROCESS_STDIN_CLOSED`.
+    pub(super) fn new(sink: Option<File>) -> Self {
+        Self {
+            sink: Mutex::new(sink),
+        }
+    }
+
+    /// Blocks while the pipe is full, like any pipe writer.
+    pub(super) fn write(&self, data: &[u8]) -> Result<(), ProcessError> {
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        let file = sink.as_mut().ok_or(ProcessError::StdinClosed)?;
+        file.write_all(data).map_err(|err| match err.kind() {
+            // The program closed its stdin (or exited).
+            io::ErrorKind::BrokenPipe => ProcessError::StdinClosed,
+            _ => ProcessError::Io {
+                context: "writing to stdin",
+                source: err,
+            },
+        })
+    }
+
+    /// Closes the pipe so the program sees end-of-file. Idempotent.
+    pub(super) fn close(&self) {
+        self.sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
+}
+
+/// Writes `bytes` to the program's stdin from a background thread, then closes it.
+pub(super) fn feed_in_background(mut sink: File, bytes: Vec<u8>) -> io::Result<()> {
+    thread::Builder::new()
+        .name("proc-stdin".to_owned())
+        .spawn(move || {
+            if let Err(err) = sink.write_all(&bytes)
+                && err.kind() != io::ErrorKind::BrokenPipe
+            {
+                tracing::warn!(error = %err, "writing stdin bytes failed");
+            }
+        })?;
+    Ok(())
+}

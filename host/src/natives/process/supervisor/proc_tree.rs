@@ -1,0 +1,278 @@
+//! Walking and signalling the supervisor's process tree through `/proc`, without allocating.
+//!
+//! Children are listed per thread in `/proc/<pid>/task/<tid>/children`, so every thread of a
+//! process is visited: a multi-threaded program may fork from any of them.
+
+use libc::{c_int, pid_t};
+
+use super::sys;
+
+/// Most pids held in the walk at once; beyond it the rest is picked up by the next round
+/// (the supervisor repeats SIGKILL rounds until it has no children left).
+const MAX_PENDING: usize = 4096;
+/// Upper bound on processes visited in one walk, so pid reuse can never make it loop.
+const MAX_VISITS: usize = 65_536;
+
+/// Sends `signal` to every descendant of the calling process, parents before children.
+///
+/// A process's children are listed before it is signalled: once it dies they are reparented
+/// (to us) and would no longer be found under it in this round.
+pub(super) fn signal_descendants(signal: c_int) {
+    let mut pending = PendingPids::new();
+    for_each_child(sys::own_pid(), |child| pending.push(child));
+    let mut visits = 0usize;
+    while visits < MAX_VISITS {
+        let Some(pid) = pending.pop() else { break };
+        visits += 1;
+        for_each_child(pid, |child| pending.push(child));
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid, signal) };
+    }
+}
+
+/// A fixed-capacity stack of pids; pushes beyond capacity are dropped (see [`MAX_PENDING`]).
+struct PendingPids {
+    pids: [pid_t; MAX_PENDING],
+    len: usize,
+}
+
+impl PendingPids {
+    fn new() -> Self {
+        Self {
+            pids: [0; MAX_PENDING],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, pid: pid_t) {
+        if let Some(slot) = self.pids.get_mut(self.len) {
+            *slot = pid;
+            self.len += 1;
+        }
+    }
+
+    fn pop(&mut self) -> Option<pid_t> {
+        self.len = self.len.checked_sub(1)?;
+        self.pids.get(self.len).copied()
+    }
+}
+
+/// Calls `visit` with every child of every thread of `pid`.
+fn for_each_child(pid: pid_t, mut visit: impl FnMut(pid_t)) {
+    let mut path = ProcPath::new();
+    path.push(b"/proc/");
+    path.push_number(pid);
+    path.push(b"/task");
+    let Some(dir) = path.open(libc::O_RDONLY | libc::O_DIRECTORY) else {
+        return;
+    };
+    let mut entries = [0u8; 2048];
+    loop {
+        // SAFETY: the buffer pointer and length describe `entries`.
+        let filled = unsafe {
+            libc::syscall(
+                libc::SYS_getdents64,
+                dir.0,
+                entries.as_mut_ptr(),
+                entries.len(),
+            )
+        };
+        let Ok(filled) = usize::try_from(filled) else { break };
+        if filled == 0 {
+            break;
+        }
+        for_each_dirent_name(entries.get(..filled).unwrap_or_default(), |name| {
+            if let Some(tid) = parse_pid(name) {
+                for_each_task_child(pid, tid, &mut visit);
+            }
+        });
+    }
+}
+
+fn for_each_task_child(pid: pid_t, tid: pid_t, visit: &mut impl FnMut(pid_t)) {
+    let mut path = ProcPath::new();
+    path.push(b"/proc/");
+    path.push_number(pid);
+    path.push(b"/task/");
+    path.push_number(tid);
+    path.push(b"/children");
+    let Some(file) = path.open(libc::O_RDONLY) else {
+        return;
+    };
+    let mut numbers = NumberScanner::default();
+    let mut chunk = [0u8; 512];
+    loop {
+        // SAFETY: the buffer pointer and length describe `chunk`.
+        let read = unsafe { libc::read(file.0, chunk.as_mut_ptr().cast(), chunk.len()) };
+        match usize::try_from(read) {
+            Ok(0) => break,
+            Ok(n) => numbers.feed(chunk.get(..n).unwrap_or_default(), &mut *visit),
+            Err(_) if sys::errno() == libc::EINTR => {}
+            Err(_) => break,
+        }
+    }
+    numbers.finish(visit);
+}
+
+/// Walks the `linux_dirent64` records of a getdents64 buffer, yielding each name.
+fn for_each_dirent_name(mut records: &[u8], mut visit: impl FnMut(&[u8])) {
+    const RECLEN_AT: usize = 16;
+    const NAME_AT: usize = 19;
+    while let Some(header) = records.get(..NAME_AT) {
+        let reclen = usize::from(u16::from_ne_bytes([header[RECLEN_AT], header[RECLEN_AT + 1]]));
+        let Some(record) = records.get(..reclen).filter(|_| reclen > NAME_AT) else {
+            return;
+        };
+        let name = record.get(NAME_AT..).unwrap_or_default();
+        let name_len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+        visit(name.get(..name_len).unwrap_or_default());
+        records = records.get(reclen..).unwrap_or_default();
+    }
+}
+
+fn parse_pid(digits: &[u8]) -> Option<pid_t> {
+    if digits.is_empty() || digits.len() > 10 {
+        return None;
+    }
+    let mut value: pid_t = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(pid_t::from(b - b'0'))?;
+    }
+    (value > 0).then_some(value)
+}
+
+/// Parses whitespace-separated pids fed in arbitrary chunks.
+#[derive(Default)]
+struct NumberScanner {
+    value: pid_t,
+    digits: usize,
+}
+
+impl NumberScanner {
+    fn feed(&mut self, bytes: &[u8], visit: &mut impl FnMut(pid_t)) {
+        for &b in bytes {
+            if b.is_ascii_digit() {
+                self.value = self
+                    .value
+                    .saturating_mul(10)
+                    .saturating_add(pid_t::from(b - b'0'));
+                self.digits += 1;
+            } else {
+                self.finish(visit);
+            }
+        }
+    }
+
+    fn finish(&mut self, visit: &mut impl FnMut(pid_t)) {
+        if self.digits > 0 && self.value > 0 {
+            visit(self.value);
+        }
+        *self = Self::default();
+    }
+}
+
+/// A NUL-terminated path assembled on the stack.
+struct ProcPath {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl ProcPath {
+    fn new() -> Self {
+        Self {
+            bytes: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// Appends `part`; an over-long path is left unterminated-safe because the last byte is
+    /// never written, and simply fails to open.
+    fn push(&mut self, part: &[u8]) {
+        for &b in part {
+            if self.len + 1 < self.bytes.len() {
+                self.bytes[self.len] = b;
+                self.len += 1;
+            }
+        }
+    }
+
+    fn push_number(&mut self, value: pid_t) {
+        let mut digits = [0u8; 10];
+        let mut start = digits.len();
+        let mut rest = value.unsigned_abs();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 || start == 0 {
+                break;
+            }
+        }
+        self.push(digits.get(start..).unwrap_or_default());
+    }
+
+    fn open(&self, flags: c_int) -> Option<RawFdGuard> {
+        // SAFETY: `bytes` is NUL-terminated: its last byte is never written by `push`.
+        let fd = unsafe { libc::open(self.bytes.as_ptr().cast(), flags | libc::O_CLOEXEC) };
+        (fd >= 0).then_some(RawFdGuard(fd))
+    }
+}
+
+/// Closes the fd when dropped (no allocation, unlike `File`'s error paths).
+struct RawFdGuard(c_int);
+
+impl Drop for RawFdGuard {
+    fn drop(&mut self) {
+        // SAFETY: the guard owns this fd.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scanner_handles_numbers_split_across_chunks() {
+        let mut seen = Vec::new();
+        let mut scanner = NumberScanner::default();
+        scanner.feed(b"12 3", &mut |pid| seen.push(pid));
+        scanner.feed(b"4 56 ", &mut |pid| seen.push(pid));
+        scanner.feed(b"7", &mut |pid| seen.push(pid));
+        scanner.finish(&mut |pid| seen.push(pid));
+        assert_eq!(seen, vec![12, 34, 56, 7]);
+    }
+
+    #[test]
+    fn pid_parsing_rejects_dot_entries() {
+        assert_eq!(parse_pid(b"."), None);
+        assert_eq!(parse_pid(b".."), None);
+        assert_eq!(parse_pid(b"4242"), Some(4242));
+    }
+
+    #[test]
+    fn proc_path_renders_numbers() {
+        let mut path = ProcPath::new();
+        path.push(b"/proc/");
+        path.push_number(1_234_567);
+        assert_eq!(&path.bytes[..path.len], b"/proc/1234567");
+        assert_eq!(path.bytes[path.len], 0);
+    }
+
+    #[test]
+    fn children_of_this_process_are_listed() {
+        let mut child = std::process::Command::new("/usr/bin/sleep")
+            .arg("5")
+            .spawn()
+            .expect("spawn sleep");
+        let mut seen = Vec::new();
+        for_each_child(sys::own_pid(), |pid| seen.push(pid));
+        child.kill().expect("kill sleep");
+        child.wait().expect("reap sleep");
+        let expected = pid_t::try_from(child.id()).expect("pid fits");
+        assert!(seen.contains(&expected), "{seen:?} lacks {expected}");
+    }
+}

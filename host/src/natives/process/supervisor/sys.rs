@@ -1,0 +1,207 @@
+//! Raw syscall wrappers for the supervisor.
+//!
+//! The supervisor is a forked copy of a multi-threaded host: another thread may have held the
+//! allocator or any lock at fork time, so everything here is async-signal-safe: no allocation,
+//! no locks, no panics, buffers on the stack.
+
+use std::io;
+use std::os::fd::RawFd;
+use std::ptr;
+
+use libc::{c_int, c_uint, pid_t, sigset_t};
+
+/// Exit code used if the program's status was somehow lost (it cannot be: the program is our
+/// own child, so only we can reap it).
+const LOST_STATUS_EXIT_CODE: c_int = 255;
+
+/// Highest signal number whose disposition is reset for the program.
+const LAST_SIGNAL: c_int = 64;
+
+/// Soft `RLIMIT_NOFILE`: the bound for closing fds one by one where `close_range` is missing.
+/// Called by the host before forking.
+pub(super) fn open_file_limit() -> c_uint {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is a valid out-pointer.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return 1024;
+    }
+    c_uint::try_from(limit.rlim_cur).unwrap_or(c_uint::MAX)
+}
+
+pub(super) fn errno() -> c_int {
+    // SAFETY: errno is thread-local and always readable.
+    unsafe { *libc::__errno_location() }
+}
+
+pub(super) fn own_pid() -> pid_t {
+    // SAFETY: getpid has no preconditions.
+    unsafe { libc::getpid() }
+}
+
+/// Monotonic clock in nanoseconds.
+pub(super) fn now_ns() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    let secs = u64::try_from(now.tv_sec).unwrap_or(0);
+    let nanos = u64::try_from(now.tv_nsec).unwrap_or(0);
+    secs.saturating_mul(1_000_000_000).saturating_add(nanos)
+}
+
+/// Orphaned descendants (setsid'd, double-forked) are reparented to us instead of to init.
+pub(super) fn become_subreaper() -> io::Result<()> {
+    // SAFETY: prctl with integer arguments only.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Asks for `signal` when the forking thread dies; returns false if the host is already gone.
+pub(super) fn watch_for_host_death(signal: c_int, host_pid: pid_t) -> bool {
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong) };
+    // The host may have died before the prctl: then we have already been reparented.
+    // SAFETY: getppid has no preconditions.
+    unsafe { libc::getppid() == host_pid }
+}
+
+/// Blocks every blockable signal and returns the previous mask.
+pub(super) fn block_all_signals() -> sigset_t {
+    // SAFETY: both sets are valid, initialised by sigfillset/sigprocmask before use.
+    unsafe {
+        let mut all: sigset_t = std::mem::zeroed();
+        let mut previous: sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::sigprocmask(libc::SIG_SETMASK, &all, &mut previous);
+        previous
+    }
+}
+
+pub(super) fn set_signal_mask(mask: &sigset_t) {
+    // SAFETY: `mask` is a valid, initialised signal set.
+    unsafe { libc::sigprocmask(libc::SIG_SETMASK, mask, ptr::null_mut()) };
+}
+
+/// Resets every handler to SIG_DFL: the host's handlers are meaningless here, and ignored
+/// signals would otherwise stay ignored across exec in the program.
+pub(super) fn reset_signal_dispositions() {
+    for signal in 1..=LAST_SIGNAL {
+        if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+            set_default_disposition(signal);
+        }
+    }
+}
+
+fn set_default_disposition(signal: c_int) {
+    // SAFETY: a zeroed sigaction is a valid SIG_DFL action with an empty mask.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = libc::SIG_DFL;
+        libc::sigaction(signal, &action, ptr::null_mut());
+    }
+}
+
+/// Puts the calling process in a new process group of its own.
+pub(super) fn own_process_group() -> io::Result<()> {
+    // SAFETY: setpgid with integer arguments only.
+    if unsafe { libc::setpgid(0, 0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Best-effort write of a small message; a failure surfaces on the reading side as a short read.
+pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
+    while !bytes.is_empty() {
+        // SAFETY: the pointer and length describe the live `bytes` slice.
+        let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        match usize::try_from(written) {
+            Ok(0) => return,
+            Ok(n) => bytes = bytes.get(n..).unwrap_or_default(),
+            Err(_) if errno() == libc::EINTR => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// Closes every file descriptor, so the supervisor pins no pipe, terminal or file.
+///
+/// # Safety
+/// Only for the forked supervisor: any owner of these fds in this process is gone.
+pub(super) unsafe fn close_all_fds(fd_limit: c_uint) {
+    // SAFETY: raw close_range syscall with integer arguments.
+    let closed = unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
+    if closed == 0 {
+        return;
+    }
+    let last = c_int::try_from(fd_limit).unwrap_or(c_int::MAX);
+    for fd in 0..last {
+        // SAFETY: closing an fd number has no memory-safety effect here (see above).
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// The supervisor does not need its cwd; keeping it would pin the directory (and its mount).
+pub(super) fn leave_working_directory() {
+    // SAFETY: a NUL-terminated static path.
+    unsafe { libc::chdir(c"/".as_ptr()) };
+}
+
+/// Waits up to `timeout_ns` (forever if `None`) for any signal; all of them are blocked, so they
+/// queue up and are consumed here instead of running handlers.
+pub(super) fn wait_for_signal(timeout_ns: Option<u64>) -> Option<c_int> {
+    let timeout = timeout_ns.map(|ns| libc::timespec {
+        tv_sec: libc::time_t::try_from(ns / 1_000_000_000).unwrap_or(libc::time_t::MAX),
+        tv_nsec: libc::c_long::try_from(ns % 1_000_000_000).unwrap_or(0),
+    });
+    let timeout_ptr = timeout.as_ref().map_or(ptr::null(), |t| t as *const libc::timespec);
+    // SAFETY: `all` is initialised by sigfillset; `info` and `timeout_ptr` are valid or null.
+    let signal = unsafe {
+        let mut all: sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::sigtimedwait(&all, &mut info, timeout_ptr)
+    };
+    (signal > 0).then_some(signal)
+}
+
+/// Exits the way the program did, so whoever waits on the supervisor sees the program's status.
+pub(super) fn exit_like(status: Option<c_int>) -> ! {
+    match status {
+        Some(status) if libc::WIFEXITED(status) => exit(libc::WEXITSTATUS(status)),
+        Some(status) if libc::WIFSIGNALED(status) => die_by_signal(libc::WTERMSIG(status)),
+        _ => exit(LOST_STATUS_EXIT_CODE),
+    }
+}
+
+fn exit(code: c_int) -> ! {
+    // SAFETY: _exit skips atexit handlers and stdio flushing, which belong to the host.
+    unsafe { libc::_exit(code) }
+}
+
+fn die_by_signal(signal: c_int) -> ! {
+    // SAFETY: integer/stack arguments only; core dumps are disabled first because a core of the
+    // supervisor would be a dump of the whole host image.
+    unsafe {
+        let no_core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        set_default_disposition(signal);
+        libc::kill(libc::getpid(), signal);
+        let mut only: sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut only);
+        libc::sigaddset(&mut only, signal);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &only, ptr::null_mut());
+    }
+    // Only reached for signals whose default action does not terminate.
+    exit(128_i32.saturating_add(signal))
+}

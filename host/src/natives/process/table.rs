@@ -1,0 +1,53 @@
+//! The host's registry of spawned processes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use super::error::ProcessError;
+use super::process::Process;
+use super::spec::SpawnSpec;
+use super::start::start;
+
+/// One per host. Ids increase monotonically and are never reused, even after failed spawns.
+pub struct ProcessTable {
+    next_id: AtomicU64,
+    processes: Mutex<HashMap<u64, Arc<Process>>>,
+}
+
+impl ProcessTable {
+    pub fn new() -> Self {
+        Self {
+            next_id: AtomicU64::new(1),
+            processes: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn spawn(&self, spec: SpawnSpec) -> Result<Arc<Process>, ProcessError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let process = Arc::new(start(id, spec)?);
+        self.lock().insert(id, Arc::clone(&process));
+        Ok(process)
+    }
+
+    pub fn get(&self, id: u64) -> Option<Arc<Process>> {
+        self.lock().get(&id).cloned()
+    }
+
+    /// Drops the table's handle; the process lives on while other handles exist.
+    pub fn forget(&self, id: u64) {
+        let removed = self.lock().remove(&id);
+        // Dropped outside the lock: the last handle's drop signals the process.
+        drop(removed);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Arc<Process>>> {
+        self.processes.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Default for ProcessTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,144 @@
+//! Whole-tree lifetime: leftover descendants, terminate, drop and host death.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::natives::process::ProcessTable;
+
+#[test]
+fn background_children_do_not_hold_up_the_program() {
+    let marker = marker(300);
+    let process = ProcessTable::new()
+        .spawn(bash(&format!("/usr/bin/sleep {marker} & echo hi")))
+        .expect("spawn");
+    let started = Instant::now();
+    assert_eq!(finished(&process), exited(0));
+    assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert_eq!(collected(&process, Stream::Stdout), "hi\n");
+    assert_all_gone(&marker, &[]);
+}
+
+/// Waits for the marked sleeps, terminates, and checks that the tree is gone entirely.
+fn terminate_and_check(process: &Process, marker: &str, sleeps: usize) -> (Outcome, Duration) {
+    let sightings = wait_for_sleeps(marker, sleeps);
+    let started = Instant::now();
+    let outcome = process.terminate();
+    let took = started.elapsed();
+    // The supervisor exits only once it has no children left, so nothing may remain now.
+    assert_all_gone(marker, &sightings);
+    (outcome, took)
+}
+
+#[test]
+fn terminate_kills_a_setsid_grandchild() {
+    let marker = marker(301);
+    let process = ProcessTable::new()
+        .spawn(bash(&format!("/usr/bin/setsid /usr/bin/sleep {marker} & wait")))
+        .expect("spawn");
+    let sleep = wait_for_sleeps(&marker, 1)
+        .into_iter()
+        .find(|sighting| is_sleep(sighting, &marker))
+        .expect("sleep");
+    assert_eq!(
+        stat_field(sleep.pid, 3),
+        Some(sleep.pid.to_string()),
+        "the sleep leads a session of its own"
+    );
+    let (outcome, _) = terminate_and_check(&process, &marker, 1);
+    assert_eq!(outcome, killed_by(15));
+}
+
+#[test]
+fn terminate_kills_a_double_forked_daemon() {
+    let marker = marker(302);
+    let script = format!("( ( /usr/bin/sleep {marker} & ) & ); /usr/bin/sleep {marker}");
+    let process = ProcessTable::new().spawn(bash(&script)).expect("spawn");
+    let supervisor = stat_field(i32::try_from(process.pid()).expect("pid"), 1);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let parents: Vec<_> = wait_for_sleeps(&marker, 2)
+            .iter()
+            .filter(|sighting| is_sleep(sighting, &marker))
+            .map(|sighting| stat_field(sighting.pid, 1))
+            .collect();
+        if parents.contains(&supervisor) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the orphaned sleep should be reparented to the supervisor {supervisor:?}: {parents:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let (outcome, _) = terminate_and_check(&process, &marker, 2);
+    assert_eq!(outcome, killed_by(15));
+}
+
+#[test]
+fn terminate_kills_a_term_ignoring_program_after_the_grace() {
+    let marker = marker(303);
+    let mut spec = bash(&format!("trap '' TERM; /usr/bin/sleep {marker}; echo survived"));
+    spec.grace = Duration::from_millis(500);
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    let (outcome, took) = terminate_and_check(&process, &marker, 1);
+    assert_eq!(outcome, killed_by(9));
+    assert!(
+        took >= Duration::from_millis(450) && took < Duration::from_secs(5),
+        "took {took:?}"
+    );
+    assert_eq!(collected(&process, Stream::Stdout), "");
+}
+
+#[test]
+fn dropping_a_running_handle_leaves_nothing_behind() {
+    let marker = marker(304);
+    let table = ProcessTable::new();
+    let process = table
+        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
+        .expect("spawn");
+    let sightings = wait_for_sleeps(&marker, 2);
+    table.forget(process.id());
+    let started = Instant::now();
+    drop(process);
+    assert!(started.elapsed() < TEST_GRACE, "drop must not wait for the grace");
+    assert_all_gone_within(&marker, &sightings, Duration::from_secs(3));
+}
+
+const HOST_DEATH_MARKER_ENV: &str = "SEAM_PROCESS_TEST_HOST_DEATH_MARKER";
+
+/// Run as a separate host process by `host_death_takes_the_tree_down`.
+#[test]
+#[ignore = "helper process for host_death_takes_the_tree_down"]
+fn host_death_helper() {
+    let Ok(marker) = std::env::var(HOST_DEATH_MARKER_ENV) else {
+        return;
+    };
+    let table = ProcessTable::new();
+    let _process = table
+        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
+        .expect("spawn");
+    std::thread::sleep(Duration::from_secs(60));
+}
+
+#[test]
+fn host_death_takes_the_tree_down() {
+    let marker = marker(305);
+    let mut helper = Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "natives::process::tests::tree::host_death_helper",
+            "--ignored",
+            "--test-threads=1",
+        ])
+        .env(HOST_DEATH_MARKER_ENV, &marker)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start helper host");
+    let sightings = wait_for_sleeps(&marker, 2);
+    helper.kill().expect("kill helper host");
+    helper.wait().expect("reap helper host");
+    assert_all_gone_within(&marker, &sightings, Duration::from_secs(5));
+}

@@ -1,0 +1,107 @@
+//! A world after linking: one InstancePre per component, built from its own linker, ready to
+//! be instantiated in any number of lanes.
+
+use crate::lane::Lane;
+use crate::link::forward;
+use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role, Target};
+use crate::link::LinkError;
+use crate::natives::bindings;
+use crate::natives::HostState;
+use crate::world::file::Limits;
+use std::sync::Arc;
+use wasmtime::component::{HasSelf, InstancePre, Linker};
+use wasmtime::Engine;
+
+pub struct LinkedNode {
+    pub name: String,
+    pub role: Role,
+    pub pre: InstancePre<Lane>,
+    /// The component's settings from the world file, as a JSON object.
+    pub config: String,
+}
+
+pub struct Linked {
+    pub nodes: Vec<LinkedNode>,
+    pub resources: Vec<ResourceSlot>,
+    /// What every node imports and what serves it (for `seam world check`).
+    pub plan: Plan,
+    pub host: Arc<HostState>,
+    pub limits: Limits,
+    /// Prefix of this world's state namespaces.
+    pub key: String,
+}
+
+impl Linked {
+    pub fn state_space(&self, node: usize) -> String {
+        format!("{}/{}", self.key, self.nodes[node].name)
+    }
+}
+
+pub struct LinkInput {
+    pub decl: NodeDecl,
+    pub config: String,
+}
+
+pub fn link(
+    engine: &Engine,
+    inputs: Vec<LinkInput>,
+    host: Arc<HostState>,
+    limits: Limits,
+    key: String,
+) -> Result<Linked, LinkError> {
+    let (decls, configs): (Vec<_>, Vec<_>) = inputs.into_iter().map(|i| (i.decl, i.config)).unzip();
+    let mut plan = plan::plan(engine, &decls)?;
+    let mut nodes = Vec::with_capacity(decls.len());
+    for ((index, decl), config) in decls.into_iter().enumerate().zip(configs) {
+        let pre = linker_for(engine, &plan.imports[index])
+            .and_then(|linker| linker.instantiate_pre(&decl.component))
+            .map_err(|e| LinkError::Instantiate {
+                component: decl.name.clone(),
+                message: format!("{e:#}"),
+            })?;
+        nodes.push(LinkedNode {
+            name: decl.name,
+            role: decl.role,
+            pre,
+            config,
+        });
+    }
+    let resources = std::mem::take(&mut plan.resources);
+    Ok(Linked {
+        nodes,
+        resources,
+        plan,
+        host,
+        limits,
+        key,
+    })
+}
+
+fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result<Linker<Lane>> {
+    let mut linker = Linker::new(engine);
+    let (mut wasi, mut natives, mut context) = (false, false, false);
+    for import in imports {
+        match &import.target {
+            Target::Wasi if !wasi => {
+                wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+                wasi = true;
+            }
+            Target::Native if !natives => {
+                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+                natives = true;
+            }
+            Target::CallContext if !context => {
+                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+                context = true;
+            }
+            Target::TypesOnly => {
+                linker.instance(&import.name)?;
+            }
+            Target::Provider(f) => {
+                forward::define(&mut linker.instance(&import.name)?, f, &import.name)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(linker)
+}

@@ -1,0 +1,331 @@
+//! A world: the components named by a world file, compiled, link-checked and ready to serve
+//! tool calls, each call in a lane of its own.
+
+pub mod builtin;
+pub mod cache;
+pub mod file;
+pub mod linked;
+mod runtime;
+mod tools;
+
+pub use runtime::Runtime;
+pub use tools::{Content, ToolResult, ToolSpec};
+
+use crate::lane::{CallContext, Lane, Session};
+use crate::link::plan::{NodeDecl, Role, Target};
+use crate::link::LinkError;
+use crate::natives::bindings::tool as tool_bindings;
+use builtin::BuiltinKind;
+use file::{ComponentRef, SandboxMode, WorldFile};
+use linked::{LinkInput, Linked};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::{AsContextMut, Store};
+
+/// Why a world could not be loaded. Every message names the component at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldError {
+    #[error(transparent)]
+    File(#[from] file::WorldFileError),
+    #[error("{0}")]
+    UnknownComponent(String),
+    #[error("cannot read component {name} at {path}: {message}")]
+    Unreadable {
+        name: String,
+        path: String,
+        message: String,
+    },
+    #[error("component {name} is not a valid component: {message}")]
+    Invalid { name: String, message: String },
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    #[error("tool {tool} is defined by both {first} and {second}")]
+    DuplicateTool {
+        tool: String,
+        first: String,
+        second: String,
+    },
+    #[error("{component} failed to describe its tools: {message}")]
+    Describe { component: String, message: String },
+    #[error("workspace {path}: {message}")]
+    Workspace { path: String, message: String },
+}
+
+impl WorldError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::File(_) => "WORLD_INVALID",
+            Self::UnknownComponent(_) => "WORLD_UNKNOWN_COMPONENT",
+            Self::Unreadable { .. } => "COMPONENT_UNREADABLE",
+            Self::Invalid { .. } => "COMPONENT_INVALID",
+            Self::Link(e) => e.code(),
+            Self::DuplicateTool { .. } => "WORLD_DUPLICATE_TOOL",
+            Self::Describe { .. } => "COMPONENT_DESCRIBE_FAILED",
+            Self::Workspace { .. } => "WORLD_WORKSPACE_INVALID",
+        }
+    }
+}
+
+pub struct World {
+    runtime: Arc<Runtime>,
+    linked: Arc<Linked>,
+    file: WorldFile,
+    workspace: PathBuf,
+    tools: Vec<ToolSpec>,
+    /// Tool name → the node serving it.
+    tool_nodes: BTreeMap<String, usize>,
+}
+
+impl World {
+    /// Load, compile and link a world. `workspace` overrides the world file's.
+    pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
+        let workspace = workspace
+            .map(Path::to_path_buf)
+            .or_else(|| file.workspace.clone())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let workspace = std::fs::canonicalize(&workspace).map_err(|e| WorldError::Workspace {
+            path: workspace.display().to_string(),
+            message: e.to_string(),
+        })?;
+
+        let mut inputs = Vec::new();
+        for stack in file.providers.values() {
+            let first = inputs.len();
+            for (depth, component) in stack.iter().enumerate() {
+                let inner = (depth + 1 < stack.len()).then_some(first + depth + 1);
+                inputs.push(runtime.node_input(&file, component, Role::Provider, inner, depth == 0)?);
+            }
+        }
+        for component in &file.tools {
+            inputs.push(runtime.node_input(&file, component, Role::Tool, None, false)?);
+        }
+        let key = format!("world-{}", runtime.next_world_id());
+        let linked = linked::link(&runtime.engine, inputs, runtime.host.clone(), file.limits.clone(), key)?;
+        let mut world = Self {
+            runtime: runtime.clone(),
+            linked: Arc::new(linked),
+            file,
+            workspace,
+            tools: Vec::new(),
+            tool_nodes: BTreeMap::new(),
+        };
+        world.describe_tools()?;
+        Ok(world)
+    }
+
+    fn describe_tools(&mut self) -> Result<(), WorldError> {
+        for (node, n) in self.linked.nodes.iter().enumerate() {
+            if n.role != Role::Tool {
+                continue;
+            }
+            let specs = self
+                .with_tool(node, self.call_context("describe"), |store, plugin| {
+                    plugin.seam_tool_tool().call_describe(store)
+                })
+                .map_err(|message| WorldError::Describe {
+                    component: n.name.clone(),
+                    message,
+                })?;
+            for spec in specs {
+                if let Some(&other) = self.tool_nodes.get(&spec.name) {
+                    return Err(WorldError::DuplicateTool {
+                        tool: spec.name,
+                        first: self.linked.nodes[other].name.clone(),
+                        second: n.name.clone(),
+                    });
+                }
+                self.tool_nodes.insert(spec.name.clone(), node);
+                self.tools.push(ToolSpec::from_wit(spec, &n.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// Run `f` against the tool component `node` in a fresh lane.
+    fn with_tool<R>(
+        &self,
+        node: usize,
+        call: CallContext,
+        f: impl FnOnce(&mut Store<Lane>, &tool_bindings::Plugin) -> wasmtime::Result<R>,
+    ) -> Result<R, String> {
+        let mut store = self.runtime.new_store(self.linked.clone(), call);
+        store.data_mut().enter(node);
+        let outcome = Lane::instance(&mut store.as_context_mut(), node)
+            .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
+            .and_then(|plugin| f(&mut store, &plugin));
+        outcome.map_err(|e| store.data().fault(&e, node).message)
+    }
+
+    /// The default session of this world: cwd = the workspace root.
+    pub fn session(&self) -> Session {
+        Session {
+            id: "default".into(),
+            cwd: self.workspace.display().to_string(),
+            agent: "agent".into(),
+        }
+    }
+
+    /// A call context in the default session.
+    pub fn call_context(&self, call_id: &str) -> CallContext {
+        CallContext {
+            session: self.session(),
+            call_id: call_id.to_string(),
+            cancelled: Default::default(),
+            progress: None,
+        }
+    }
+
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    pub fn sandbox_mode(&self) -> SandboxMode {
+        self.file.sandbox
+    }
+
+    pub fn origin(&self) -> &str {
+        &self.file.origin
+    }
+
+    /// Run one tool call in a lane of its own. Faults of any component become error results.
+    pub fn call(&self, tool: &str, arguments: &str, call: CallContext) -> ToolResult {
+        let Some(&node) = self.tool_nodes.get(tool) else {
+            let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
+            return ToolResult::error(
+                "UNKNOWN_TOOL",
+                format!("no tool named {tool:?} in this world (tools: {})", known.join(", ")),
+            );
+        };
+        let request = tool_bindings::seam::tool::types::Call {
+            name: tool.to_string(),
+            arguments: arguments.to_string(),
+            session: tool_bindings::seam::tool::types::Session {
+                id: call.session.id.clone(),
+                cwd: call.session.cwd.clone(),
+                agent: call.session.agent.clone(),
+            },
+            call_id: call.call_id.clone(),
+        };
+        let mut store = self.runtime.new_store(self.linked.clone(), call);
+        store.data_mut().enter(node);
+        let outcome = Lane::instance(&mut store.as_context_mut(), node)
+            .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
+            .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, &request));
+        match outcome {
+            Ok(result) => ToolResult::from_wit(result),
+            Err(e) => {
+                let fault = store.data().fault(&e, node);
+                tracing::warn!(code = fault.code, component = %fault.component, "{}", fault.message);
+                ToolResult::error(fault.code, fault.message)
+            }
+        }
+    }
+
+    /// The link graph: each component, its role, and what serves each import.
+    pub fn graph(&self) -> Vec<GraphNode> {
+        self.linked
+            .nodes
+            .iter()
+            .zip(&self.linked.plan.imports)
+            .map(|(node, imports)| GraphNode {
+                component: node.name.clone(),
+                role: match node.role {
+                    Role::Provider => "provider",
+                    Role::Tool => "tool",
+                },
+                imports: imports
+                    .iter()
+                    .map(|i| {
+                        let served_by = match &i.target {
+                            Target::Wasi => "host (WASI, nothing granted)".to_string(),
+                            Target::Native => "host (native)".to_string(),
+                            Target::CallContext => "host (call context)".to_string(),
+                            Target::TypesOnly => "types only".to_string(),
+                            Target::Provider(f) => format!("{} ({})", self.linked.nodes[f.provider].name, f.export),
+                        };
+                        (i.name.clone(), served_by)
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Instantiate every component of the world in one lane (what a call reaching all of them
+    /// pays), without calling anything. Used by `seam bench`.
+    pub fn instantiate_all(&self) -> wasmtime::Result<()> {
+        let mut store = self.runtime.new_store(self.linked.clone(), self.call_context("bench"));
+        for node in 0..self.linked.nodes.len() {
+            Lane::instance(&mut store.as_context_mut(), node)?;
+        }
+        Ok(())
+    }
+}
+
+/// One component in `seam world check`'s report.
+#[derive(Debug, serde::Serialize)]
+pub struct GraphNode {
+    pub component: String,
+    pub role: &'static str,
+    /// (import, what serves it)
+    pub imports: Vec<(String, String)>,
+}
+
+impl Runtime {
+    fn node_input(
+        &self,
+        file: &WorldFile,
+        component: &ComponentRef,
+        role: Role,
+        inner: Option<usize>,
+        visible: bool,
+    ) -> Result<LinkInput, WorldError> {
+        let name = component.name();
+        let compiled = match component {
+            ComponentRef::Builtin(builtin) => {
+                let found = builtin::find(builtin).filter(|b| b.kind != BuiltinKind::Bench || role == Role::Tool);
+                let Some(b) = found else {
+                    let known: Vec<&str> = builtin::BUILTINS.iter().map(|b| b.name).collect();
+                    return Err(WorldError::UnknownComponent(format!(
+                        "{origin}: no built-in component named {builtin:?} (built-ins: {known}; a path must end in .wasm)",
+                        origin = file.origin,
+                        known = known.join(", ")
+                    )));
+                };
+                self.cache.load(&self.engine, b.wasm, b.hash)
+            }
+            ComponentRef::Path(path) => {
+                let bytes = std::fs::read(path).map_err(|e| WorldError::Unreadable {
+                    name: name.clone(),
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                self.cache.load(&self.engine, &bytes, &cache::ComponentCache::content_hash(&bytes))
+            }
+        }
+        .map_err(|e| WorldError::Invalid {
+            name: name.clone(),
+            message: format!("{e:#}"),
+        })?;
+        let config = file
+            .config
+            .get(&name)
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({}))
+            .to_string();
+        Ok(LinkInput {
+            decl: NodeDecl {
+                name,
+                role,
+                component: compiled,
+                inner,
+                visible,
+            },
+            config,
+        })
+    }
+}

@@ -1,0 +1,3 @@
+//! seam's integration tests: one binary, one module per suite.
+
+mod wit_packages;
