@@ -21,7 +21,10 @@ impl Fault {
     ) -> Self {
         let trap = error.downcast_ref::<Trap>().copied();
         let (code, what) = match trap {
-            Some(Trap::StackOverflow) => ("COMPONENT_STACK_OVERFLOW", "overflowed its stack".to_string()),
+            Some(Trap::StackOverflow) => (
+                "COMPONENT_STACK_OVERFLOW",
+                "overflowed its stack".to_string(),
+            ),
             Some(Trap::Interrupt) if timed_out => (
                 "COMPONENT_TIMEOUT",
                 "ran past its guest time limit (runaway loop?)".to_string(),

@@ -113,7 +113,12 @@ impl Lane {
             if slot.provider == n {
                 let ty = instance
                     .get_resource(&mut *store, slot.index)
-                    .ok_or_else(|| wasmtime::format_err!("resource type vanished from {}", linked.nodes[n].name))?;
+                    .ok_or_else(|| {
+                        wasmtime::format_err!(
+                            "resource type vanished from {}",
+                            linked.nodes[n].name
+                        )
+                    })?;
                 types.push((ty, id as u32));
             }
         }
@@ -186,13 +191,20 @@ impl Lane {
     /// Classify an error that ended the call.
     pub(crate) fn fault(&self, error: &wasmtime::Error, root: usize) -> Fault {
         let component = self.node_name(self.faulted_in.unwrap_or(root)).to_string();
-        let stderr = String::from_utf8_lossy(&self.stderr.contents()).trim().to_string();
+        let stderr = String::from_utf8_lossy(&self.stderr.contents())
+            .trim()
+            .to_string();
         Fault::classify(error, component, stderr, self.timed_out, self.memory_denied)
     }
 }
 
 impl ResourceLimiter for Lane {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> Result<bool> {
         let limit = self.linked.limits.memory_mb.saturating_mul(1 << 20);
         if desired as u64 > limit {
             self.memory_denied = true;
@@ -201,7 +213,12 @@ impl ResourceLimiter for Lane {
         Ok(true)
     }
 
-    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> Result<bool> {
         Ok(desired <= 1 << 20)
     }
 }

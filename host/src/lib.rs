@@ -1,6 +1,7 @@
 //! seam host: links WebAssembly components into an execution world and runs each tool call in
 //! a lane of its own.
 
+pub mod bench;
 pub mod fault;
 pub mod lane;
 pub mod link;

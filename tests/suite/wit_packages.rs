@@ -5,8 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use wit_parser::{
-    PackageId, Resolve, SourceMap, Type, TypeDefKind, TypeOwner, UnresolvedPackageGroup,
-    WorldItem,
+    PackageId, Resolve, SourceMap, Type, TypeDefKind, TypeOwner, UnresolvedPackageGroup, WorldItem,
 };
 
 /// Packages that must exist, by folder.
@@ -98,7 +97,9 @@ fn load_all() -> (Resolve, BTreeMap<String, PackageId>) {
                     failures.push(format!("wit/{folder}: package `{name}` is not @{VERSION}"));
                 }
                 if !group.nested.is_empty() {
-                    failures.push(format!("wit/{folder}: nested packages are not used in seam"));
+                    failures.push(format!(
+                        "wit/{folder}: nested packages are not used in seam"
+                    ));
                 }
                 groups.insert(short_name(name), (folder, group));
             }
@@ -127,8 +128,12 @@ fn load_all() -> (Resolve, BTreeMap<String, PackageId>) {
             let pending: Vec<String> = groups
                 .iter()
                 .map(|(name, (_, group))| {
-                    let deps: Vec<String> =
-                        group.main.foreign_deps.keys().map(ToString::to_string).collect();
+                    let deps: Vec<String> = group
+                        .main
+                        .foreign_deps
+                        .keys()
+                        .map(ToString::to_string)
+                        .collect();
                     format!("{name} (needs {})", deps.join(", "))
                 })
                 .collect();

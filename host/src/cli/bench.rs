@@ -1,6 +1,7 @@
 //! `seam bench`
 
 use super::Cli;
+use seam_host::bench::{self, Row};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -14,6 +15,32 @@ pub struct Args {
 }
 
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let _ = (cli, args);
-    anyhow::bail!("bench: not wired yet")
+    let options = bench::Options {
+        quick: args.quick,
+        seam_exe: std::env::current_exe()?,
+        workspace: match &cli.workspace {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir()?,
+        },
+    };
+    if !args.json {
+        println!("{:<32} {:>12} {:>12} {:>8}  {:<8} goal", "benchmark", "seam", "baseline", "ratio", "unit");
+    }
+    bench::run(&super::runtime()?, &options, |row: Row| {
+        if args.json {
+            println!("{}", serde_json::to_string(&row).unwrap_or_default());
+        } else {
+            let opt = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+            println!(
+                "{:<32} {:>12.3} {:>12} {:>8}  {:<8} {}",
+                row.name,
+                row.value,
+                opt(row.baseline),
+                opt(row.ratio),
+                row.unit,
+                row.goal
+            );
+        }
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -35,14 +35,20 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
             eprintln!("[error: {code}]");
         }
     }
-    Ok(if result.is_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if result.is_error {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn print_content(result: &ToolResult) {
     for content in &result.content {
         match content {
             Content::Text { text } => println!("{text}"),
-            Content::Image { data, mime_type } => println!("[image: {mime_type}, {} base64 characters]", data.len()),
+            Content::Image { data, mime_type } => {
+                println!("[image: {mime_type}, {} base64 characters]", data.len())
+            }
         }
     }
 }
@@ -65,12 +71,23 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
         }
         let result = match serde_json::from_str::<BatchCall>(&line) {
             Ok(call) => {
-                let arguments = if call.args.is_null() { "{}".to_string() } else { call.args.to_string() };
-                world.call(&call.tool, &arguments, world.call_context(&format!("batch-{}", index + 1)))
+                let arguments = if call.args.is_null() {
+                    "{}".to_string()
+                } else {
+                    call.args.to_string()
+                };
+                world.call(
+                    &call.tool,
+                    &arguments,
+                    world.call_context(&format!("batch-{}", index + 1)),
+                )
             }
             Err(e) => ToolResult::error(
                 "INVALID_REQUEST",
-                format!("line {}: expected {{\"tool\": NAME, \"args\": {{...}}}}: {e}", index + 1),
+                format!(
+                    "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}}: {e}",
+                    index + 1
+                ),
             ),
         };
         writeln!(out, "{}", serde_json::to_string(&result)?)?;

@@ -17,7 +17,12 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
         println!("{}", serde_json::to_string_pretty(&graph)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("world {} (workspace {}, sandbox {})", world.origin(), world.workspace().display(), world.sandbox_mode().as_str());
+    println!(
+        "world {} (workspace {}, sandbox {})",
+        world.origin(),
+        world.workspace().display(),
+        world.sandbox_mode().as_str()
+    );
     for node in &graph {
         println!("{} [{}]", node.component, node.role);
         for (import, served_by) in &node.imports {

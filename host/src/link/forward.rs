@@ -49,7 +49,11 @@ impl Proxies {
 }
 
 /// Define everything `forward` says this import holds in the consumer's linker instance.
-pub fn define(instance: &mut LinkerInstance<'_, Lane>, forward: &Forward, interface: &str) -> Result<()> {
+pub fn define(
+    instance: &mut LinkerInstance<'_, Lane>,
+    forward: &Forward,
+    interface: &str,
+) -> Result<()> {
     for (name, id) in &forward.resources {
         instance.resource(name, ResourceType::host_dynamic(*id), drop_proxy)?;
     }
@@ -88,7 +92,9 @@ pub fn define(instance: &mut LinkerInstance<'_, Lane>, forward: &Forward, interf
             };
             store.data_mut().leave(provider, outcome.is_err());
             if let Some((span, start)) = &span {
-                span.in_scope(|| tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed"));
+                span.in_scope(|| {
+                    tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed")
+                });
             }
             outcome
         })?;
@@ -137,15 +143,28 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
             };
             Val::Resource(inner)
         }
-        Val::List(items) => Val::List(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
-        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
+        Val::List(items) => Val::List(
+            items
+                .iter()
+                .map(|v| to_provider(store, v))
+                .collect::<Result<_>>()?,
+        ),
+        Val::Tuple(items) => Val::Tuple(
+            items
+                .iter()
+                .map(|v| to_provider(store, v))
+                .collect::<Result<_>>()?,
+        ),
         Val::Record(fields) => Val::Record(
             fields
                 .iter()
                 .map(|(n, v)| Ok((n.clone(), to_provider(store, v)?)))
                 .collect::<Result<_>>()?,
         ),
-        Val::Variant(case, payload) => Val::Variant(case.clone(), map_box(store, payload.as_deref(), to_provider)?),
+        Val::Variant(case, payload) => Val::Variant(
+            case.clone(),
+            map_box(store, payload.as_deref(), to_provider)?,
+        ),
         Val::Option(inner) => Val::Option(map_box(store, inner.as_deref(), to_provider)?),
         Val::Result(Ok(v)) => Val::Result(Ok(map_box(store, v.as_deref(), to_provider)?)),
         Val::Result(Err(v)) => Val::Result(Err(map_box(store, v.as_deref(), to_provider)?)),
@@ -155,15 +174,20 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
 
 /// Provider-side value → consumer-side value: provider handles become proxies.
 fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Val) -> Result<Val> {
-    let mut map = |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
+    let mut map =
+        |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
     Ok(match value {
         Val::Resource(handle) => {
             let id = store.data().resource_id(provider, handle.ty())?;
             let rep = store.data_mut().proxies.insert(provider, handle);
-            Val::Resource(ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?)
+            Val::Resource(
+                ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?,
+            )
         }
         Val::List(items) => Val::List(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
-        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
+        Val::Tuple(items) => {
+            Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?)
+        }
         Val::Record(fields) => Val::Record(
             fields
                 .iter()
@@ -181,7 +205,11 @@ fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Va
     })
 }
 
-fn map_box<'a, F>(store: &mut StoreContextMut<'a, Lane>, value: Option<&Val>, mut f: F) -> Result<Option<Box<Val>>>
+fn map_box<'a, F>(
+    store: &mut StoreContextMut<'a, Lane>,
+    value: Option<&Val>,
+    mut f: F,
+) -> Result<Option<Box<Val>>>
 where
     F: FnMut(&mut StoreContextMut<'a, Lane>, &Val) -> Result<Val>,
 {

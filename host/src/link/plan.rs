@@ -8,9 +8,9 @@
 use super::error::LinkError;
 use super::names::InterfaceName;
 use super::typecheck::{self, ResourceMatch};
+use wasmtime::Engine;
 use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, ComponentExportIndex, ResourceType};
-use wasmtime::Engine;
 
 /// The host natives this host implements, all at version 0.1.0.
 pub const NATIVES: &[&str] = &["process", "log", "state", "config"];
@@ -109,7 +109,15 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
     for (index, node) in nodes.iter().enumerate() {
         let mut imports = Vec::new();
         for (name, item) in node.component.component_type().imports(engine) {
-            let target = resolve(engine, nodes, &exports, index, name, &item.ty, &mut plan.resources)?;
+            let target = resolve(
+                engine,
+                nodes,
+                &exports,
+                index,
+                name,
+                &item.ty,
+                &mut plan.resources,
+            )?;
             imports.push(ImportPlan {
                 name: name.to_string(),
                 target,
@@ -135,7 +143,9 @@ fn resolve(
         component: node.name.clone(),
         item: import.to_string(),
     };
-    let (ComponentItem::ComponentInstance(instance), Some(wanted)) = (item, InterfaceName::parse(import)) else {
+    let (ComponentItem::ComponentInstance(instance), Some(wanted)) =
+        (item, InterfaceName::parse(import))
+    else {
         return Err(unsupported());
     };
     if wanted.namespace() == "wasi" {
@@ -148,9 +158,14 @@ fn resolve(
                 interface: import.to_string(),
             });
         }
-        let offered = InterfaceName::parse(&format!("seam:host/{}@{NATIVE_VERSION}", wanted.interface));
+        let offered =
+            InterfaceName::parse(&format!("seam:host/{}@{NATIVE_VERSION}", wanted.interface));
         return match offered {
-            Some(offered) if NATIVES.contains(&wanted.interface.as_str()) && offered.serves(&wanted) => Ok(Target::Native),
+            Some(offered)
+                if NATIVES.contains(&wanted.interface.as_str()) && offered.serves(&wanted) =>
+            {
+                Ok(Target::Native)
+            }
             _ => Err(LinkError::UnknownNative {
                 component: node.name.clone(),
                 interface: import.to_string(),
@@ -160,12 +175,16 @@ fn resolve(
     if wanted.unversioned() == CALL_CONTEXT {
         return Ok(Target::CallContext);
     }
-    let items: Vec<(String, ComponentItem)> =
-        instance.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
-    if !items
-        .iter()
-        .any(|(_, i)| matches!(i, ComponentItem::ComponentFunc(_) | ComponentItem::Resource(_)))
-    {
+    let items: Vec<(String, ComponentItem)> = instance
+        .exports(engine)
+        .map(|(n, e)| (n.to_string(), e.ty))
+        .collect();
+    if !items.iter().any(|(_, i)| {
+        matches!(
+            i,
+            ComponentItem::ComponentFunc(_) | ComponentItem::Resource(_)
+        )
+    }) {
         return Ok(Target::TypesOnly);
     }
 
@@ -177,9 +196,13 @@ fn resolve(
     let ComponentItem::ComponentInstance(offered) = export_item else {
         return Err(unsupported());
     };
-    let offered: Vec<(String, ComponentItem)> =
-        offered.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
-    build_forward(engine, nodes, index, import, provider, export_raw, &items, &offered, resources)
+    let offered: Vec<(String, ComponentItem)> = offered
+        .exports(engine)
+        .map(|(n, e)| (n.to_string(), e.ty))
+        .collect();
+    build_forward(
+        engine, nodes, index, import, provider, export_raw, &items, &offered, resources,
+    )
 }
 
 /// The stack's next provider when it exports the interface, otherwise the one visible provider.
@@ -224,12 +247,22 @@ fn choose_provider(
         many => Err(LinkError::Ambiguous {
             component: nodes[index].name.clone(),
             interface: import.to_string(),
-            providers: many.iter().map(|&p| nodes[p].name.as_str()).collect::<Vec<_>>().join(", "),
+            providers: many
+                .iter()
+                .map(|&p| nodes[p].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
         }),
     }
 }
 
-fn version_error(nodes: &[NodeDecl], index: usize, import: &str, provider: usize, offers: &[Export<'_>]) -> LinkError {
+fn version_error(
+    nodes: &[NodeDecl],
+    index: usize,
+    import: &str,
+    provider: usize,
+    offers: &[Export<'_>],
+) -> LinkError {
     LinkError::Version {
         component: nodes[index].name.clone(),
         interface: import.to_string(),
@@ -298,7 +331,10 @@ fn build_forward(
         let Some((_, ty)) = provider_resources.iter().find(|(n, _)| n == name) else {
             return Err(problem(name, "does not export this resource".into()));
         };
-        let id = match resources.iter().position(|s| s.provider == provider && s.ty == *ty) {
+        let id = match resources
+            .iter()
+            .position(|s| s.provider == provider && s.ty == *ty)
+        {
             Some(id) => id,
             None => {
                 let index = component
@@ -321,7 +357,9 @@ fn build_forward(
     };
     let mut funcs = Vec::new();
     for (name, item) in wanted {
-        let ComponentItem::ComponentFunc(want) = item else { continue };
+        let ComponentItem::ComponentFunc(want) = item else {
+            continue;
+        };
         let Some(have) = offered.iter().find_map(|(n, i)| match i {
             ComponentItem::ComponentFunc(f) if n == name => Some(f),
             _ => None,
@@ -347,11 +385,15 @@ fn build_forward(
 }
 
 fn func_carries_resources(f: &ComponentFunc) -> bool {
-    f.params().any(|(_, t)| typecheck::carries_resources(&t)) || f.results().any(|t| typecheck::carries_resources(&t))
+    f.params().any(|(_, t)| typecheck::carries_resources(&t))
+        || f.results().any(|t| typecheck::carries_resources(&t))
 }
 
 /// Providers ordered so each comes after the providers it imports; a cycle is refused.
-fn dependency_order(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<Vec<usize>, LinkError> {
+fn dependency_order(
+    nodes: &[NodeDecl],
+    imports: &[Vec<ImportPlan>],
+) -> Result<Vec<usize>, LinkError> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -370,7 +412,10 @@ fn dependency_order(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<V
             Mark::Done => return Ok(()),
             Mark::Active => {
                 let start = path.iter().position(|&p| p == n).unwrap_or(0);
-                let mut names: Vec<&str> = path[start..].iter().map(|&p| nodes[p].name.as_str()).collect();
+                let mut names: Vec<&str> = path[start..]
+                    .iter()
+                    .map(|&p| nodes[p].name.as_str())
+                    .collect();
                 names.push(&nodes[n].name);
                 return Err(LinkError::Cycle {
                     path: names.join(" -> "),
@@ -395,5 +440,8 @@ fn dependency_order(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<V
     for n in 0..nodes.len() {
         visit(n, imports, nodes, &mut marks, &mut Vec::new(), &mut order)?;
     }
-    Ok(order.into_iter().filter(|&n| nodes[n].role == Role::Provider).collect())
+    Ok(order
+        .into_iter()
+        .filter(|&n| nodes[n].role == Role::Provider)
+        .collect())
 }

@@ -1,8 +1,8 @@
 //! Structural compatibility of a consumer's imported function with a provider's export.
 //! Checked at load so a mismatch is refused before any call, not discovered mid-call.
 
-use wasmtime::component::types::{ComponentFunc, Type};
 use wasmtime::component::ResourceType;
+use wasmtime::component::types::{ComponentFunc, Type};
 
 /// Maps a resource of the consumer's import to the provider's resource it stands for.
 pub trait ResourceMatch {
@@ -10,7 +10,11 @@ pub trait ResourceMatch {
 }
 
 /// Why two function types differ, as a short phrase for the refusal message.
-pub fn check_func(consumer: &ComponentFunc, provider: &ComponentFunc, r: &dyn ResourceMatch) -> Result<(), String> {
+pub fn check_func(
+    consumer: &ComponentFunc,
+    provider: &ComponentFunc,
+    r: &dyn ResourceMatch,
+) -> Result<(), String> {
     let cp: Vec<_> = consumer.params().collect();
     let pp: Vec<_> = provider.params().collect();
     if cp.len() != pp.len() {
@@ -105,9 +109,14 @@ fn same_names<'a>(
 fn kind(t: &Type) -> &'static str {
     match t {
         Type::Bool => "bool",
-        Type::S8 | Type::U8 | Type::S16 | Type::U16 | Type::S32 | Type::U32 | Type::S64 | Type::U64 => {
-            "an integer"
-        }
+        Type::S8
+        | Type::U8
+        | Type::S16
+        | Type::U16
+        | Type::S32
+        | Type::U32
+        | Type::S64
+        | Type::U64 => "an integer",
         Type::Float32 | Type::Float64 => "a float",
         Type::Char => "char",
         Type::String => "string",
@@ -133,9 +142,12 @@ pub fn carries_resources(t: &Type) -> bool {
         Type::Option(o) => carries_resources(&o.ty()),
         Type::Record(r) => r.fields().any(|f| carries_resources(&f.ty)),
         Type::Tuple(t) => t.types().any(|t| carries_resources(&t)),
-        Type::Variant(v) => v.cases().any(|c| c.ty.as_ref().is_some_and(carries_resources)),
+        Type::Variant(v) => v
+            .cases()
+            .any(|c| c.ty.as_ref().is_some_and(carries_resources)),
         Type::Result(r) => {
-            r.ok().as_ref().is_some_and(carries_resources) || r.err().as_ref().is_some_and(carries_resources)
+            r.ok().as_ref().is_some_and(carries_resources)
+                || r.err().as_ref().is_some_and(carries_resources)
         }
         _ => false,
     }

@@ -99,8 +99,10 @@ impl wit::Host for Lane {
     }
 
     fn is_executable(&mut self, path: String) -> Result<bool> {
-        Ok(nix::unistd::access(path.as_str(), nix::unistd::AccessFlags::X_OK).is_ok()
-            && std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+        Ok(
+            nix::unistd::access(path.as_str(), nix::unistd::AccessFlags::X_OK).is_ok()
+                && std::fs::metadata(&path).is_ok_and(|m| m.is_file()),
+        )
     }
 
     fn is_directory(&mut self, path: String) -> Result<bool> {
@@ -117,7 +119,11 @@ impl wit::HostChild for Lane {
         Ok(self.child(&this)?.pid())
     }
 
-    fn write_stdin(&mut self, this: Resource<ChildHandle>, data: Vec<u8>) -> Result<Result<(), wit::Error>> {
+    fn write_stdin(
+        &mut self,
+        this: Resource<ChildHandle>,
+        data: Vec<u8>,
+    ) -> Result<Result<(), wit::Error>> {
         let child = self.child(&this)?;
         Ok(self.blocking(|| child.write_stdin(&data)).map_err(error))
     }
@@ -134,7 +140,9 @@ impl wit::HostChild for Lane {
         from_byte: u64,
         max_bytes: u32,
     ) -> Result<Result<wit::Chunk, wit::Error>> {
-        let chunk = self.child(&this)?.read_from(stream(which), from_byte, max_bytes as usize);
+        let chunk = self
+            .child(&this)?
+            .read_from(stream(which), from_byte, max_bytes as usize);
         Ok(chunk.map_err(error).map(|c| wit::Chunk {
             data: c.data,
             start: c.start,
@@ -145,7 +153,11 @@ impl wit::HostChild for Lane {
         }))
     }
 
-    fn head(&mut self, this: Resource<ChildHandle>, which: wit::Stream) -> Result<Result<Vec<u8>, wit::Error>> {
+    fn head(
+        &mut self,
+        this: Resource<ChildHandle>,
+        which: wit::Stream,
+    ) -> Result<Result<Vec<u8>, wit::Error>> {
         Ok(Ok(self.child(&this)?.head(stream(which))))
     }
 
@@ -165,7 +177,11 @@ impl wit::HostChild for Lane {
         }))
     }
 
-    fn wait(&mut self, this: Resource<ChildHandle>, timeout_ms: Option<u32>) -> Result<Option<wit::Outcome>> {
+    fn wait(
+        &mut self,
+        this: Resource<ChildHandle>,
+        timeout_ms: Option<u32>,
+    ) -> Result<Option<wit::Outcome>> {
         let child = self.child(&this)?;
         let timeout = timeout_ms.map(|ms| Duration::from_millis(ms.into()));
         Ok(self.blocking(|| child.wait(timeout)).map(outcome))

@@ -4,8 +4,8 @@
 use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-use wasmtime::component::Component;
 use wasmtime::Engine;
+use wasmtime::component::Component;
 
 pub struct ComponentCache {
     dir: Option<PathBuf>,
@@ -18,7 +18,9 @@ impl ComponentCache {
         let dir = std::env::var_os("SEAM_CACHE_DIR")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("seam")))
-            .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam")));
+            .or_else(|| {
+                std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam"))
+            });
         let mut hasher = DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
         Self {
@@ -28,7 +30,10 @@ impl ComponentCache {
     }
 
     pub fn content_hash(bytes: &[u8]) -> String {
-        Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+        Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// The compiled component for `bytes` (whose SHA-256 is `hash`).
@@ -43,7 +48,9 @@ impl ComponentCache {
             // deserialization's own checks and is recompiled below.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => return Ok(component),
-                Err(e) => tracing::warn!(path = %path.display(), "recompiling a bad cache entry: {e}"),
+                Err(e) => {
+                    tracing::warn!(path = %path.display(), "recompiling a bad cache entry: {e}")
+                }
             }
         }
         let component = Component::new(engine, bytes)?;
@@ -58,7 +65,11 @@ impl ComponentCache {
 fn store(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(".{}.{}", std::process::id(), path.file_name().unwrap_or_default().to_string_lossy()));
+    let temp = dir.join(format!(
+        ".{}.{}",
+        std::process::id(),
+        path.file_name().unwrap_or_default().to_string_lossy()
+    ));
     std::fs::write(&temp, bytes)?;
     std::fs::rename(&temp, path)
 }

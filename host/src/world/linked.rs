@@ -2,15 +2,15 @@
 //! be instantiated in any number of lanes.
 
 use crate::lane::Lane;
+use crate::link::LinkError;
 use crate::link::forward;
 use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role, Target};
-use crate::link::LinkError;
-use crate::natives::bindings;
 use crate::natives::HostState;
+use crate::natives::bindings;
 use crate::world::file::Limits;
 use std::sync::Arc;
-use wasmtime::component::{HasSelf, InstancePre, Linker};
 use wasmtime::Engine;
+use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 pub struct LinkedNode {
     pub name: String,
@@ -87,11 +87,17 @@ fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result
                 wasi = true;
             }
             Target::Native if !natives => {
-                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(
+                    &mut linker,
+                    |lane| lane,
+                )?;
                 natives = true;
             }
             Target::CallContext if !context => {
-                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(
+                    &mut linker,
+                    |lane| lane,
+                )?;
                 context = true;
             }
             Target::TypesOnly => {

@@ -12,10 +12,9 @@ pub use runtime::Runtime;
 pub use tools::{Content, ToolResult, ToolSpec};
 
 use crate::lane::{CallContext, Lane, Session};
-use crate::link::plan::{NodeDecl, Role, Target};
 use crate::link::LinkError;
+use crate::link::plan::{NodeDecl, Role, Target};
 use crate::natives::bindings::tool as tool_bindings;
-use builtin::BuiltinKind;
 use file::{ComponentRef, SandboxMode, WorldFile};
 use linked::{LinkInput, Linked};
 use std::collections::BTreeMap;
@@ -79,7 +78,11 @@ pub struct World {
 
 impl World {
     /// Load, compile and link a world. `workspace` overrides the world file's.
-    pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
+    pub fn load(
+        runtime: &Arc<Runtime>,
+        file: WorldFile,
+        workspace: Option<&Path>,
+    ) -> Result<Self, WorldError> {
         let workspace = workspace
             .map(Path::to_path_buf)
             .or_else(|| file.workspace.clone())
@@ -94,14 +97,26 @@ impl World {
             let first = inputs.len();
             for (depth, component) in stack.iter().enumerate() {
                 let inner = (depth + 1 < stack.len()).then_some(first + depth + 1);
-                inputs.push(runtime.node_input(&file, component, Role::Provider, inner, depth == 0)?);
+                inputs.push(runtime.node_input(
+                    &file,
+                    component,
+                    Role::Provider,
+                    inner,
+                    depth == 0,
+                )?);
             }
         }
         for component in &file.tools {
             inputs.push(runtime.node_input(&file, component, Role::Tool, None, false)?);
         }
         let key = format!("world-{}", runtime.next_world_id());
-        let linked = linked::link(&runtime.engine, inputs, runtime.host.clone(), file.limits.clone(), key)?;
+        let linked = linked::link(
+            &runtime.engine,
+            inputs,
+            runtime.host.clone(),
+            file.limits.clone(),
+            key,
+        )?;
         let mut world = Self {
             runtime: runtime.clone(),
             linked: Arc::new(linked),
@@ -198,7 +213,10 @@ impl World {
             let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
             return ToolResult::error(
                 "UNKNOWN_TOOL",
-                format!("no tool named {tool:?} in this world (tools: {})", known.join(", ")),
+                format!(
+                    "no tool named {tool:?} in this world (tools: {})",
+                    known.join(", ")
+                ),
             );
         };
         let request = tool_bindings::seam::tool::types::Call {
@@ -246,7 +264,9 @@ impl World {
                             Target::Native => "host (native)".to_string(),
                             Target::CallContext => "host (call context)".to_string(),
                             Target::TypesOnly => "types only".to_string(),
-                            Target::Provider(f) => format!("{} ({})", self.linked.nodes[f.provider].name, f.export),
+                            Target::Provider(f) => {
+                                format!("{} ({})", self.linked.nodes[f.provider].name, f.export)
+                            }
                         };
                         (i.name.clone(), served_by)
                     })
@@ -258,7 +278,9 @@ impl World {
     /// Instantiate every component of the world in one lane (what a call reaching all of them
     /// pays), without calling anything. Used by `seam bench`.
     pub fn instantiate_all(&self) -> wasmtime::Result<()> {
-        let mut store = self.runtime.new_store(self.linked.clone(), self.call_context("bench"));
+        let mut store = self
+            .runtime
+            .new_store(self.linked.clone(), self.call_context("bench"));
         for node in 0..self.linked.nodes.len() {
             Lane::instance(&mut store.as_context_mut(), node)?;
         }
@@ -287,8 +309,7 @@ impl Runtime {
         let name = component.name();
         let compiled = match component {
             ComponentRef::Builtin(builtin) => {
-                let found = builtin::find(builtin).filter(|b| b.kind != BuiltinKind::Bench || role == Role::Tool);
-                let Some(b) = found else {
+                let Some(b) = builtin::find(builtin) else {
                     let known: Vec<&str> = builtin::BUILTINS.iter().map(|b| b.name).collect();
                     return Err(WorldError::UnknownComponent(format!(
                         "{origin}: no built-in component named {builtin:?} (built-ins: {known}; a path must end in .wasm)",

@@ -18,13 +18,13 @@ mod bindings {
             }
         "#,
         // Dependencies first: shell uses seam:sandbox.
-        path: ["/tmp/seam-wit/sandbox", "/tmp/seam-wit/shell", "/tmp/seam-wit/tool"],
+        path: ["../../../wit/sandbox", "../../../wit/shell", "../../../wit/tool"],
         generate_all,
     });
 }
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
-use bindings::seam::shell::shell;
+use bindings::seam::shell::shell::{self, Request};
 use bindings::seam::tool::context;
 
 use crate::args::BashArgs;
@@ -54,15 +54,19 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         // The short description is what a client shows while the command runs.
         context::progress(0.0, None, Some(description));
     }
-    let request = args.into_request(&call.session.cwd);
-    let run = shell::resolve(&request).and_then(|spec| Ok((shell::run(&spec)?, spec.timeout_ms)));
-    match run {
-        Ok((result, timeout_ms)) => {
-            seam_guest::ToolResult::text(render::run_result(&result, timeout_ms))
-        }
-        // Only infrastructure failures get here: the command itself never ran.
+    match execute(&args.into_request(&call.session.cwd)) {
+        Ok(text) => seam_guest::ToolResult::text(text),
+        // The shell refused the request or could not run it. A failing command is not an
+        // error: it renders as text with its exit code.
         Err(error) => seam_guest::ToolResult::error(error.code, error.message),
     }
+}
+
+/// Resolve, run and render; the shell's error when it refused or failed.
+fn execute(request: &Request) -> Result<String, shell::Error> {
+    let spec = shell::resolve(request)?;
+    let result = shell::run(&spec)?;
+    Ok(render::run_result(&result, spec.timeout_ms))
 }
 
 bindings::export!(ToolBash with_types_in bindings);

@@ -6,7 +6,6 @@ use crate::bindings::exports::seam::shell::shell::{Error, GuestBackground, RunRe
 use crate::bindings::seam::subprocess::subprocess::Process;
 use crate::bindings::seam::subprocess::types::{Outcome, Stream};
 use crate::errors;
-use crate::launch;
 use crate::output;
 use crate::run_result::{Cause, Ended};
 
@@ -58,7 +57,7 @@ impl GuestBackground for BashBackground {
         // Terminating a command that already ended reports how it ended, not an abort.
         match self.process.wait(Some(0)) {
             Some(outcome) => self.result(outcome, Cause::Finished),
-            None => self.result(launch::terminate(&self.process), Cause::Aborted),
+            None => self.result(self.process.terminate(), Cause::Aborted),
         }
     }
 

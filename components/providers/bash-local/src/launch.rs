@@ -1,8 +1,8 @@
-//! Starting `bash -c <command>` for a spec through the subprocess seam, and stopping it.
+//! Starting `bash -c <command>` for a spec through the subprocess seam.
 
 use crate::bindings::exports::seam::shell::shell::{Error, Spec};
 use crate::bindings::seam::subprocess::subprocess::{self, Process};
-use crate::bindings::seam::subprocess::types::{Collect, Input, Outcome, Output, SpawnSpec};
+use crate::bindings::seam::subprocess::types::{Collect, Input, Output, SpawnSpec};
 use crate::config::Config;
 use crate::errors;
 
@@ -14,23 +14,12 @@ const ENV_OVERRIDES: [(&str, &str); 4] = [
     ("GIT_PAGER", "cat"),
 ];
 
-/// How long to let the collector take in what a terminated tree wrote before it died.
-const DRAIN_AFTER_TERMINATE_MS: u32 = 1_000;
-
 /// A fresh non-login, non-interactive bash for this one command.
 pub fn spawn(spec: &Spec, config: &Config) -> Result<Process, Error> {
     let env = command_env(&spec.env);
     let bash =
         subprocess::resolve_executable(&config.bash, &env).map_err(errors::from_subprocess)?;
     subprocess::spawn(&spawn_spec(spec, bash, env)).map_err(errors::from_subprocess)
-}
-
-/// Terminate the whole tree, then give its last output a moment to be collected.
-pub fn terminate(process: &Process) -> Outcome {
-    let outcome = process.terminate();
-    // The outcome is known; this wait only drains, so its answer does not matter.
-    let _ = process.wait(Some(DRAIN_AFTER_TERMINATE_MS));
-    outcome
 }
 
 fn spawn_spec(spec: &Spec, bash: String, env: Vec<(String, String)>) -> SpawnSpec {
@@ -81,12 +70,12 @@ mod tests {
             .collect()
     }
 
-    fn spec_for(command: &str, env: Vec<(String, String)>, config: &Config) -> Option<Spec> {
+    fn spec_for(command: &str, config: &Config) -> Option<Spec> {
         let request = Request {
             command: command.into(),
             cwd: "/work".into(),
             timeout_ms: None,
-            env,
+            env: vec![],
             sandbox: None,
         };
         spec::resolve(request, config).ok()
@@ -112,7 +101,7 @@ mod tests {
     #[test]
     fn runs_the_command_as_one_argument_of_bash_c() {
         let config = Config::default();
-        let Some(spec) = spec_for("echo 'a b' | wc -c", vec![], &config) else {
+        let Some(spec) = spec_for("echo 'a b' | wc -c", &config) else {
             panic!("valid request refused");
         };
         let spawn = spawn_spec(&spec, "/usr/bin/bash".into(), vec![]);
@@ -136,7 +125,7 @@ mod tests {
             max_spill_bytes: 0,
             ..Config::default()
         };
-        let Some(spec) = spec_for("true", vec![], &config) else {
+        let Some(spec) = spec_for("true", &config) else {
             panic!("valid request refused")
         };
         let Output::Collect(collect) = spawn_spec(&spec, "/bin/bash".into(), vec![]).stdout else {

@@ -22,10 +22,10 @@ mod bindings {
         "#,
         // Dependencies first: shell uses seam:sandbox, the subprocess package refers to seam:host.
         path: [
-            "/tmp/seam-wit/sandbox",
-            "/tmp/seam-wit/host",
-            "/tmp/seam-wit/subprocess",
-            "/tmp/seam-wit/shell",
+            "../../../wit/sandbox",
+            "../../../wit/host",
+            "../../../wit/subprocess",
+            "../../../wit/shell",
         ],
         generate_all,
     });
@@ -56,7 +56,7 @@ impl Guest for BashLocal {
         let process = launch::spawn(&spec, &config)?;
         let ended = match process.wait(Some(spec.timeout_ms)) {
             Some(outcome) => Ended::now(outcome, Cause::Finished, started),
-            None => Ended::now(launch::terminate(&process), Cause::TimedOut, started),
+            None => Ended::now(process.terminate(), Cause::TimedOut, started),
         };
         Ok(ended.with_output(output::read(&process)?))
     }

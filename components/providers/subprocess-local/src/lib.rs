@@ -20,7 +20,7 @@ mod bindings {
             }
         "#,
         // Dependencies first: the subprocess package's own world refers to seam:host.
-        path: ["/tmp/seam-wit/host", "/tmp/seam-wit/subprocess"],
+        path: ["../../../wit/host", "../../../wit/subprocess"],
         generate_all,
     });
 }

@@ -163,7 +163,10 @@ mod tests {
         assert_eq!(collected.head(), b"0123");
         assert_eq!(collected.total_bytes(), 13);
         let chunk = collected.read_from(7, 100);
-        assert_eq!((chunk.data.as_slice(), chunk.start, chunk.next), (&b"789abc"[..], 7, 13));
+        assert_eq!(
+            (chunk.data.as_slice(), chunk.start, chunk.next),
+            (&b"789abc"[..], 7, 13)
+        );
         assert!(!chunk.lossy && chunk.spill_path.is_none() && !chunk.eof);
     }
 
@@ -173,7 +176,10 @@ mod tests {
         collected.append(b"0123456789");
         collected.finish();
         let chunk = collected.read_from(2, 3);
-        assert_eq!((chunk.data.as_slice(), chunk.start, chunk.next), (&b"678"[..], 6, 9));
+        assert_eq!(
+            (chunk.data.as_slice(), chunk.start, chunk.next),
+            (&b"678"[..], 6, 9)
+        );
         assert!(chunk.lossy && !chunk.eof);
         assert_eq!(chunk.spill_path.as_deref(), Some(Path::new("/spill")));
         let rest = collected.read_from(chunk.next, 100);

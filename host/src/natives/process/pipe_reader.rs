@@ -44,7 +44,10 @@ impl PipeReader {
     }
 
     pub(super) fn total_bytes(&self) -> u64 {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner).total
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .total
     }
 
     /// Waits up to `timeout` for data, then returns whatever one read yields (possibly nothing).

@@ -107,7 +107,8 @@ impl ReaperHandoff {
             tracing::warn!("process reaper thread is gone; reaping inline");
             let status = supervisor.wait();
             self.link.lock().reaped = true;
-            self.link.publish(status.map_or_else(|_| Outcome::unknown(), Outcome::from_status));
+            self.link
+                .publish(status.map_or_else(|_| Outcome::unknown(), Outcome::from_status));
         }
     }
 }

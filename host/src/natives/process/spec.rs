@@ -47,7 +47,9 @@ impl SpawnSpec {
             .first()
             .ok_or_else(|| invalid("argv is empty".to_owned()))?;
         if !Path::new(program).is_absolute() {
-            return Err(invalid(format!("argv[0] {program:?} is not an absolute path")));
+            return Err(invalid(format!(
+                "argv[0] {program:?} is not an absolute path"
+            )));
         }
         if let Some(arg) = self.argv.iter().find(|arg| arg.contains('\0')) {
             return Err(invalid(format!("argument {arg:?} contains a NUL byte")));
@@ -57,7 +59,9 @@ impl SpawnSpec {
                 return Err(invalid(format!("environment name {key:?} is not valid")));
             }
             if value.contains('\0') {
-                return Err(invalid(format!("environment value of {key} contains a NUL byte")));
+                return Err(invalid(format!(
+                    "environment value of {key} contains a NUL byte"
+                )));
             }
         }
         if self.stdout == OutputSpec::Merge {

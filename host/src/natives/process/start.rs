@@ -24,8 +24,20 @@ pub(super) fn start(id: u64, spec: SpawnSpec) -> Result<Process, ProcessError> {
     let (child_stdio, host) = wire(&spec)?;
     let spill_dir = spill_dir_for(&spec)?;
     let mut drains = Vec::new();
-    let stdout = output_end(Stream::Stdout, &spec.stdout, host.stdout, spill_dir.as_deref(), &mut drains)?;
-    let stderr = output_end(Stream::Stderr, &spec.stderr, host.stderr, spill_dir.as_deref(), &mut drains)?;
+    let stdout = output_end(
+        Stream::Stdout,
+        &spec.stdout,
+        host.stdout,
+        spill_dir.as_deref(),
+        &mut drains,
+    )?;
+    let stderr = output_end(
+        Stream::Stderr,
+        &spec.stderr,
+        host.stderr,
+        spill_dir.as_deref(),
+        &mut drains,
+    )?;
     let stdin = match (&spec.stdin, host.stdin) {
         (StdinSpec::Pipe, sink) => StdinPipe::new(sink),
         (StdinSpec::Bytes(bytes), Some(sink)) => {

@@ -42,7 +42,9 @@ impl ProcessTable {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<u64, Arc<Process>>> {
-        self.processes.lock().unwrap_or_else(PoisonError::into_inner)
+        self.processes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 

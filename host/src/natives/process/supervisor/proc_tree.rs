@@ -77,7 +77,9 @@ fn for_each_child(pid: pid_t, mut visit: impl FnMut(pid_t)) {
                 entries.len(),
             )
         };
-        let Ok(filled) = usize::try_from(filled) else { break };
+        let Ok(filled) = usize::try_from(filled) else {
+            break;
+        };
         if filled == 0 {
             break;
         }
@@ -119,7 +121,10 @@ fn for_each_dirent_name(mut records: &[u8], mut visit: impl FnMut(&[u8])) {
     const RECLEN_AT: usize = 16;
     const NAME_AT: usize = 19;
     while let Some(header) = records.get(..NAME_AT) {
-        let reclen = usize::from(u16::from_ne_bytes([header[RECLEN_AT], header[RECLEN_AT + 1]]));
+        let reclen = usize::from(u16::from_ne_bytes([
+            header[RECLEN_AT],
+            header[RECLEN_AT + 1],
+        ]));
         let Some(record) = records.get(..reclen).filter(|_| reclen > NAME_AT) else {
             return;
         };

@@ -137,7 +137,8 @@ pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
 /// Only for the forked supervisor: any owner of these fds in this process is gone.
 pub(super) unsafe fn close_all_fds(fd_limit: c_uint) {
     // SAFETY: raw close_range syscall with integer arguments.
-    let closed = unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
+    let closed =
+        unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
     if closed == 0 {
         return;
     }
@@ -161,7 +162,9 @@ pub(super) fn wait_for_signal(timeout_ns: Option<u64>) -> Option<c_int> {
         tv_sec: libc::time_t::try_from(ns / 1_000_000_000).unwrap_or(libc::time_t::MAX),
         tv_nsec: libc::c_long::try_from(ns % 1_000_000_000).unwrap_or(0),
     });
-    let timeout_ptr = timeout.as_ref().map_or(ptr::null(), |t| t as *const libc::timespec);
+    let timeout_ptr = timeout
+        .as_ref()
+        .map_or(ptr::null(), |t| t as *const libc::timespec);
     // SAFETY: `all` is initialised by sigfillset; `info` and `timeout_ptr` are valid or null.
     let signal = unsafe {
         let mut all: sigset_t = std::mem::zeroed();

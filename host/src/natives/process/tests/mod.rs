@@ -77,7 +77,10 @@ pub(super) fn marker(whole_seconds: u32) -> String {
     fs::File::open("/dev/urandom")
         .and_then(|mut random| random.read_exact(&mut raw))
         .expect("read /dev/urandom");
-    format!("{whole_seconds}.{:09}", u32::from_ne_bytes(raw) % 1_000_000_000)
+    format!(
+        "{whole_seconds}.{:09}",
+        u32::from_ne_bytes(raw) % 1_000_000_000
+    )
 }
 
 /// A process seen carrying a marker; the start time tells it apart from a later pid reuse.
@@ -142,13 +145,19 @@ pub(super) fn wait_for_sleeps(marker: &str, count: usize) -> Vec<Sighting> {
         if sleeps >= count {
             return seen;
         }
-        assert!(Instant::now() < deadline, "only {sleeps} of {count} sleeps appeared: {seen:?}");
+        assert!(
+            Instant::now() < deadline,
+            "only {sleeps} of {count} sleeps appeared: {seen:?}"
+        );
         thread::sleep(Duration::from_millis(10));
     }
 }
 
 pub(super) fn is_sleep(sighting: &Sighting, marker: &str) -> bool {
-    sighting.argv.first().is_some_and(|arg0| arg0.ends_with("sleep"))
+    sighting
+        .argv
+        .first()
+        .is_some_and(|arg0| arg0.ends_with("sleep"))
         && sighting.argv.get(1).map(String::as_str) == Some(marker)
 }
 
@@ -162,7 +171,10 @@ pub(super) fn assert_all_gone(marker: &str, sightings: &[Sighting]) {
         .filter(|sighting| still_exists(sighting))
         .map(|sighting| (sighting, stat_field(sighting.pid, 0)))
         .collect();
-    assert!(lingering.is_empty(), "still present (with state): {lingering:?}");
+    assert!(
+        lingering.is_empty(),
+        "still present (with state): {lingering:?}"
+    );
 }
 
 /// Like [`assert_all_gone`], allowing `within` for the teardown to happen.

@@ -13,7 +13,11 @@ fn null_stdin_is_dev_null_so_cat_returns_at_once() {
         .expect("spawn");
     let outcome = process.wait(Some(Duration::from_secs(5)));
     assert_eq!(outcome, Some(exited(0)));
-    assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
     assert_eq!(collected(&process, Stream::Stdout), "/dev/null\n");
 }
 
@@ -34,7 +38,9 @@ fn large_bytes_stdin_does_not_deadlock() {
     spec.stdout = collect(input.len(), 0, None);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     assert_eq!(finished(&process), exited(0));
-    let chunk = process.read_from(Stream::Stdout, 0, usize::MAX).expect("read");
+    let chunk = process
+        .read_from(Stream::Stdout, 0, usize::MAX)
+        .expect("read");
     assert!(chunk.data == input && chunk.eof);
 }
 
@@ -45,7 +51,11 @@ fn piped_stdin_is_written_then_closed() {
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     process.write_stdin(b"first ").expect("write");
     process.write_stdin(b"second\n").expect("write");
-    assert_eq!(process.wait(Some(Duration::from_millis(100))), None, "cat waits for EOF");
+    assert_eq!(
+        process.wait(Some(Duration::from_millis(100))),
+        None,
+        "cat waits for EOF"
+    );
     process.close_stdin();
     assert_eq!(finished(&process), exited(0));
     assert_eq!(collected(&process, Stream::Stdout), "first second\n");
@@ -55,7 +65,9 @@ fn piped_stdin_is_written_then_closed() {
 
 #[test]
 fn stdin_that_is_not_piped_cannot_be_written() {
-    let process = ProcessTable::new().spawn(spec(&["/usr/bin/true"])).expect("spawn");
+    let process = ProcessTable::new()
+        .spawn(spec(&["/usr/bin/true"]))
+        .expect("spawn");
     let err = process.write_stdin(b"x").expect_err("stdin is /dev/null");
     assert_eq!(err.code(), "PROCESS_STDIN_CLOSED");
     finished(&process);

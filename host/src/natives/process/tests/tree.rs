@@ -14,7 +14,11 @@ fn background_children_do_not_hold_up_the_program() {
         .expect("spawn");
     let started = Instant::now();
     assert_eq!(finished(&process), exited(0));
-    assert!(started.elapsed() < Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
     assert_eq!(collected(&process, Stream::Stdout), "hi\n");
     assert_all_gone(&marker, &[]);
 }
@@ -34,7 +38,9 @@ fn terminate_and_check(process: &Process, marker: &str, sleeps: usize) -> (Outco
 fn terminate_kills_a_setsid_grandchild() {
     let marker = marker(301);
     let process = ProcessTable::new()
-        .spawn(bash(&format!("/usr/bin/setsid /usr/bin/sleep {marker} & wait")))
+        .spawn(bash(&format!(
+            "/usr/bin/setsid /usr/bin/sleep {marker} & wait"
+        )))
         .expect("spawn");
     let sleep = wait_for_sleeps(&marker, 1)
         .into_iter()
@@ -78,7 +84,9 @@ fn terminate_kills_a_double_forked_daemon() {
 #[test]
 fn terminate_kills_a_term_ignoring_program_after_the_grace() {
     let marker = marker(303);
-    let mut spec = bash(&format!("trap '' TERM; /usr/bin/sleep {marker}; echo survived"));
+    let mut spec = bash(&format!(
+        "trap '' TERM; /usr/bin/sleep {marker}; echo survived"
+    ));
     spec.grace = Duration::from_millis(500);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     let (outcome, took) = terminate_and_check(&process, &marker, 1);
@@ -95,13 +103,18 @@ fn dropping_a_running_handle_leaves_nothing_behind() {
     let marker = marker(304);
     let table = ProcessTable::new();
     let process = table
-        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
+        .spawn(bash(&format!(
+            "/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"
+        )))
         .expect("spawn");
     let sightings = wait_for_sleeps(&marker, 2);
     table.forget(process.id());
     let started = Instant::now();
     drop(process);
-    assert!(started.elapsed() < TEST_GRACE, "drop must not wait for the grace");
+    assert!(
+        started.elapsed() < TEST_GRACE,
+        "drop must not wait for the grace"
+    );
     assert_all_gone_within(&marker, &sightings, Duration::from_secs(3));
 }
 
@@ -116,7 +129,9 @@ fn host_death_helper() {
     };
     let table = ProcessTable::new();
     let _process = table
-        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
+        .spawn(bash(&format!(
+            "/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"
+        )))
         .expect("spawn");
     std::thread::sleep(Duration::from_secs(60));
 }

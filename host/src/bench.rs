@@ -1,0 +1,213 @@
+//! `seam bench`: seam's costs measured side by side with what they replace, in one run, so
+//! ratios hold on a noisy machine.
+
+use crate::world::builtin;
+use crate::{Runtime, World, WorldFile};
+use serde::Serialize;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wasmtime::component::{Linker, ResourceTable};
+use wasmtime::Store;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// One line of the report.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    pub name: &'static str,
+    pub value: f64,
+    pub baseline: Option<f64>,
+    pub ratio: Option<f64>,
+    pub unit: &'static str,
+    pub goal: &'static str,
+}
+
+impl Row {
+    fn versus(name: &'static str, value: f64, baseline: f64, unit: &'static str, goal: &'static str) -> Self {
+        Self {
+            name,
+            value,
+            baseline: Some(baseline),
+            ratio: Some(value / baseline),
+            unit,
+            goal,
+        }
+    }
+}
+
+pub struct Options {
+    pub quick: bool,
+    /// The `seam` executable, for the cold-process row.
+    pub seam_exe: std::path::PathBuf,
+    pub workspace: std::path::PathBuf,
+}
+
+/// Run every benchmark; `report` is called with each row as soon as it is measured.
+pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row)) -> anyhow::Result<()> {
+    let scale = if options.quick { 1 } else { 5 };
+    report(crossing(runtime, &options.workspace, 20_000 * scale)?);
+    let default = World::load(runtime, WorldFile::default_world(), Some(&options.workspace))?;
+    report(lane_setup(&default, 200 * scale)?);
+    report(bash_end_to_end(&default, 20 * scale)?);
+    report(cold_cli(options, 5 * scale)?);
+    Ok(())
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+fn time(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+/// consumer → host → provider, against the host calling the provider directly.
+fn crossing(runtime: &Arc<Runtime>, workspace: &Path, n: u32) -> anyhow::Result<Row> {
+    let file = WorldFile::parse(
+        "tools = [\"bench-tool\"]\n[providers]\nnoop = \"bench-provider\"\n",
+        "<bench world>",
+        workspace,
+    )?;
+    let world = World::load(runtime, file, Some(workspace))?;
+    let call = |n: u32| {
+        time(|| {
+            let result = world.call("bench_cross", &format!("{{\"n\": {n}}}"), world.call_context("bench"));
+            assert!(!result.is_error, "bench_cross failed: {}", result.text());
+        })
+    };
+    let mut through_seam = Vec::new();
+    for _ in 0..7 {
+        let empty = call(0);
+        let full = call(n);
+        through_seam.push(full.saturating_sub(empty).as_secs_f64() * 1e6 / f64::from(n));
+    }
+
+    let provider = builtin::find("bench-provider").ok_or_else(|| anyhow::anyhow!("bench-provider is not built in"))?;
+    let component = runtime
+        .cache
+        .load(&runtime.engine, provider.wasm, provider.hash)
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let mut linker = Linker::<Direct>::new(&runtime.engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let mut store = Store::new(&runtime.engine, Direct::default());
+    store.set_epoch_deadline(u64::MAX / 2);
+    let instance = linker
+        .instantiate(&mut store, &component)
+        .map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let interface = instance
+        .get_export_index(&mut store, None, "seam-bench:noop/noop@0.1.0")
+        .ok_or_else(|| anyhow::anyhow!("bench-provider exports no noop interface"))?;
+    let func = instance
+        .get_export_index(&mut store, Some(&interface), "noop")
+        .and_then(|index| instance.get_typed_func::<(u32,), (u32,)>(&mut store, index).ok())
+        .ok_or_else(|| anyhow::anyhow!("bench-provider exports no noop function"))?;
+    let mut direct = Vec::new();
+    for _ in 0..7 {
+        let mut x = 0;
+        let took = time(|| {
+            for _ in 0..n {
+                x = func.call(&mut store, (x,)).map(|(r,)| r).unwrap_or(x);
+            }
+        });
+        direct.push(took.as_secs_f64() * 1e6 / f64::from(n));
+    }
+    Ok(Row::versus(
+        "seam_crossing_vs_direct_call",
+        median(through_seam),
+        median(direct),
+        "µs/call",
+        "≤ 3× and ≤ 1 µs",
+    ))
+}
+
+#[derive(Default)]
+struct Direct {
+    wasi: Option<WasiCtx>,
+    table: ResourceTable,
+}
+
+impl WasiView for Direct {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: self.wasi.get_or_insert_with(|| WasiCtx::builder().build()),
+            table: &mut self.table,
+        }
+    }
+}
+
+/// A fresh lane with the whole bash chain instantiated (tool-bash, bash-local, subprocess-local).
+fn lane_setup(world: &World, n: u32) -> anyhow::Result<Row> {
+    world.instantiate_all().map_err(|e| anyhow::anyhow!("{e:#}"))?;
+    let samples = (0..n)
+        .map(|_| {
+            time(|| {
+                let _ = world.instantiate_all();
+            })
+            .as_secs_f64()
+                * 1e6
+        })
+        .collect();
+    Ok(Row {
+        name: "lane_setup_bash_chain",
+        value: median(samples),
+        baseline: None,
+        ratio: None,
+        unit: "µs",
+        goal: "≤ 50 µs",
+    })
+}
+
+/// The bash tool running `echo hi`, against spawning `bash -c 'echo hi'` natively.
+fn bash_end_to_end(world: &World, n: u32) -> anyhow::Result<Row> {
+    let (mut seam, mut native) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        seam.push(
+            time(|| {
+                let r = world.call("bash", r#"{"command": "echo hi"}"#, world.call_context("bench"));
+                assert_eq!(r.text(), "hi");
+            })
+            .as_secs_f64()
+                * 1e3,
+        );
+        native.push(
+            time(|| {
+                let out = Command::new("bash").args(["-c", "echo hi"]).output();
+                assert!(out.is_ok_and(|o| o.stdout == b"hi\n"));
+            })
+            .as_secs_f64()
+                * 1e3,
+        );
+    }
+    Ok(Row::versus("bash_echo_vs_native_spawn", median(seam), median(native), "ms", "≤ 1.10×"))
+}
+
+/// A cold `seam call bash` process (warm component cache) against `bash -c true`.
+fn cold_cli(options: &Options, n: u32) -> anyhow::Result<Row> {
+    let run = |cmd: &mut Command| time(|| assert!(cmd.output().is_ok_and(|o| o.status.success()))).as_secs_f64() * 1e3;
+    let seam_call = || {
+        let mut cmd = Command::new(&options.seam_exe);
+        cmd.args(["--workspace"])
+            .arg(&options.workspace)
+            .args(["call", "bash", r#"{"command": "true"}"#]);
+        cmd
+    };
+    run(&mut seam_call());
+    let (mut seam, mut native) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        seam.push(run(&mut seam_call()));
+        native.push(run(Command::new("bash").args(["-c", "true"])));
+    }
+    let (seam, native) = (median(seam), median(native));
+    Ok(Row {
+        name: "cold_cli_call_vs_bash_true",
+        value: seam,
+        baseline: Some(native),
+        ratio: Some(seam / native),
+        unit: "ms",
+        goal: "≤ +10 ms",
+    })
+}

@@ -1,0 +1,208 @@
+//! The vertical slice: tool-bash → bash-local → subprocess-local → the native process shim,
+//! with real bash.
+
+use crate::common::*;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+#[test]
+fn runs_a_command_and_reports_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let result = bash(&world, "echo out; echo err >&2; exit 3");
+    assert!(
+        !result.is_error,
+        "a non-zero exit is a result, not an error: {result:?}"
+    );
+    assert_eq!(result.text(), "out\nerr\n[exit code: 3]");
+    let ok = bash(&world, "printf done");
+    assert_eq!(ok.text(), "done");
+}
+
+#[test]
+fn workdir_defaults_to_the_session_cwd_and_resolves_relative_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let world = default_world(dir.path());
+    let here = bash(&world, "pwd").text();
+    assert_eq!(
+        here,
+        std::fs::canonicalize(dir.path())
+            .unwrap()
+            .display()
+            .to_string()
+    );
+    let sub = call(&world, "bash", json!({"command": "pwd", "workdir": "sub"})).text();
+    assert!(sub.ends_with("/sub"), "{sub}");
+    let missing = call(&world, "bash", json!({"command": "pwd", "workdir": "nope"}));
+    assert!(missing.is_error);
+    assert!(
+        missing
+            .code
+            .as_deref()
+            .is_some_and(|c| c.ends_with("CWD_INVALID")),
+        "{missing:?}"
+    );
+}
+
+#[test]
+fn stdin_is_empty_so_cat_returns_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let start = Instant::now();
+    let result = bash(&world, "cat; echo after");
+    assert_eq!(result.text(), "after");
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn secret_like_environment_never_reaches_the_child() {
+    // The host reads its environment when it starts: run the real CLI with these set.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+        .args(["call", "bash", r#"{"command": "env"}"#])
+        .env("MY_API_KEY", "k1")
+        .env("DB_PASSWORD", "p1")
+        .env("GITHUB_TOKEN", "t1")
+        .env("aws_secret_access_key", "s1")
+        .env("SEAM_INTERNAL", "x1")
+        .env("PLAIN_SETTING", "visible")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let env = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        env.contains("PLAIN_SETTING=visible"),
+        "ordinary variables pass: {env}"
+    );
+    for name in [
+        "MY_API_KEY",
+        "DB_PASSWORD",
+        "GITHUB_TOKEN",
+        "aws_secret_access_key",
+        "SEAM_INTERNAL",
+    ] {
+        assert!(!env.contains(&format!("{name}=")), "{name} leaked");
+    }
+    for pinned in ["NO_COLOR=1", "TERM=dumb", "PAGER=cat", "GIT_PAGER=cat"] {
+        assert!(env.lines().any(|l| l == pinned), "{pinned} is set");
+    }
+}
+
+#[test]
+fn long_output_keeps_head_and_tail_and_spills_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let result = bash(&world, "echo FIRST; seq 1 200000; echo LAST");
+    let text = result.text();
+    assert!(
+        text.starts_with("FIRST\n1\n2\n"),
+        "head kept: {}",
+        &text[..80]
+    );
+    assert!(text.ends_with("199999\n200000\nLAST"), "tail kept");
+    let notice = text
+        .lines()
+        .find(|l| l.contains("bytes truncated"))
+        .expect("a truncation notice");
+    let total: usize = "FIRST\n".len()
+        + (1..=200000)
+            .map(|n: u32| n.to_string().len() + 1)
+            .sum::<usize>()
+        + "LAST\n".len();
+    let dropped: usize = notice
+        .split('[')
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(text.len() < 200_000, "bounded output: {} bytes", text.len());
+    assert!(
+        dropped > total / 2 && dropped < total,
+        "dropped {dropped} of {total}"
+    );
+    let path = notice
+        .split("full output: ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches("] ...");
+    let spilled = std::fs::read_to_string(path).expect("the spill file exists");
+    assert_eq!(
+        spilled.len(),
+        total,
+        "the spill file holds the whole output"
+    );
+    assert!(spilled.starts_with("FIRST\n") && spilled.ends_with("200000\nLAST\n"));
+}
+
+#[test]
+fn background_children_do_not_hold_the_call_and_do_not_survive_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let marker = unique_seconds(300);
+    let start = Instant::now();
+    let result = bash(&world, &format!("sleep {marker} & echo hi"));
+    assert_eq!(result.text(), "hi");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "returned at once: {:?}",
+        start.elapsed()
+    );
+    assert!(
+        eventually(Duration::from_secs(3), || processes_with(&marker)
+            .is_empty()),
+        "left: {:?}",
+        processes_with(&marker)
+    );
+}
+
+#[test]
+fn timeout_terminates_the_whole_tree_including_escaped_descendants() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let (a, b, c) = (
+        unique_seconds(301),
+        unique_seconds(302),
+        unique_seconds(303),
+    );
+    let command =
+        format!("setsid sleep {a} & ( ( sleep {b} & ) & ) ; trap '' TERM; sleep {c}; echo never");
+    let start = Instant::now();
+    let result = call(
+        &world,
+        "bash",
+        json!({"command": command, "timeout_ms": 500}),
+    );
+    assert!(!result.is_error, "{result:?}");
+    assert!(
+        result.text().contains("[timed out after 500 ms]"),
+        "{}",
+        result.text()
+    );
+    assert!(!result.text().contains("never"));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    for marker in [&a, &b, &c] {
+        assert!(
+            eventually(Duration::from_secs(5), || processes_with(marker).is_empty()),
+            "a descendant survived: sleep {marker}: {:?}",
+            processes_with(marker)
+        );
+    }
+}
+
+#[test]
+fn invalid_arguments_are_error_results_with_a_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let result = world.call("bash", "{\"command\": 5}", world.call_context("t"));
+    assert!(result.is_error);
+    assert_eq!(result.code.as_deref(), Some("INVALID_ARGUMENTS"));
+    let unknown = world.call("nope", "{}", world.call_context("t"));
+    assert_eq!(unknown.code.as_deref(), Some("UNKNOWN_TOOL"));
+}

@@ -1,0 +1,89 @@
+//! Shared test helpers: one runtime per test binary, worlds from TOML text, calls.
+
+use seam_host::world::builtin::ARTIFACTS_DIR;
+use seam_host::{Runtime, ToolResult, World, WorldError, WorldFile};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+pub fn runtime() -> &'static Arc<Runtime> {
+    static RUNTIME: OnceLock<Arc<Runtime>> = OnceLock::new();
+    RUNTIME.get_or_init(|| Runtime::new().expect("the wasm runtime starts"))
+}
+
+/// A test-fixture component built from components/fixtures/.
+pub fn fixture(name: &str) -> PathBuf {
+    let path = Path::new(ARTIFACTS_DIR).join(format!("{}.wasm", name.replace('-', "_")));
+    assert!(path.exists(), "fixture {} was not built", path.display());
+    path
+}
+
+/// Load a world from TOML text (relative paths from `base`).
+pub fn try_world(toml: &str, workspace: &Path) -> Result<World, WorldError> {
+    let file = WorldFile::parse(toml, "test world", workspace).expect("the test world file parses");
+    World::load(runtime(), file, Some(workspace))
+}
+
+pub fn world(toml: &str, workspace: &Path) -> World {
+    try_world(toml, workspace).unwrap_or_else(|e| panic!("[{}] {e}", e.code()))
+}
+
+/// The built-in default world, on `workspace`.
+pub fn default_world(workspace: &Path) -> World {
+    World::load(runtime(), WorldFile::default_world(), Some(workspace))
+        .expect("the default world loads")
+}
+
+pub fn call(world: &World, tool: &str, args: serde_json::Value) -> ToolResult {
+    world.call(tool, &args.to_string(), world.call_context("test"))
+}
+
+/// Run bash through the default world's bash tool.
+pub fn bash(world: &World, command: &str) -> ToolResult {
+    call(world, "bash", serde_json::json!({ "command": command }))
+}
+
+/// Processes whose command line contains `marker`, with their state letter from /proc.
+pub fn processes_with(marker: &str) -> Vec<(u32, char)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if pid == std::process::id() || !String::from_utf8_lossy(&cmdline).contains(marker) {
+            continue;
+        }
+        let state = std::fs::read_to_string(entry.path().join("stat"))
+            .ok()
+            .and_then(|s| {
+                s.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.trim().chars().next())
+            })
+            .unwrap_or('?');
+        found.push((pid, state));
+    }
+    found
+}
+
+/// A marker no other process has: `sleep <unique>` shows it in its command line.
+pub fn unique_seconds(base: u32) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    format!("{base}.{:09}", nanos ^ std::process::id())
+}
+
+/// Wait up to `limit` for `check` to hold.
+pub fn eventually(limit: std::time::Duration, mut check: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    check()
+}

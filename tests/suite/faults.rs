@@ -1,0 +1,79 @@
+//! A trap, a runaway loop, memory growth past the limit and a stack overflow, in a tool or in
+//! a provider, each fail that one call with a clear code; the world keeps serving.
+
+use crate::common::*;
+use serde_json::json;
+
+fn fault_world(dir: &std::path::Path) -> seam_host::World {
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\ncounter = {:?}\n[limits]\nmemory_mb = 64\nguest_time_ms = 500\n",
+        fixture("fixture-counter-tool").display().to_string(),
+        fixture("fixture-counter").display().to_string()
+    );
+    world(&toml, dir)
+}
+
+const KINDS: [(&str, &str); 4] = [
+    ("trap", "COMPONENT_TRAP"),
+    ("spin", "COMPONENT_TIMEOUT"),
+    ("grow", "COMPONENT_MEMORY_LIMIT"),
+    ("recurse", "COMPONENT_STACK_OVERFLOW"),
+];
+
+#[test]
+fn faults_in_a_tool_fail_only_that_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = fault_world(dir.path());
+    for (kind, code) in KINDS {
+        let result = call(&world, "self_fault", json!({ "kind": kind }));
+        assert!(result.is_error, "{kind}: {result:?}");
+        assert_eq!(
+            result.code.as_deref(),
+            Some(code),
+            "{kind}: {}",
+            result.text()
+        );
+        assert!(
+            result.text().contains("fixture_counter_tool"),
+            "{kind} names the component: {}",
+            result.text()
+        );
+        assert_eq!(
+            call(&world, "ok", json!({})).text(),
+            "ok",
+            "the world serves after {kind}"
+        );
+    }
+}
+
+#[test]
+fn faults_in_a_provider_fail_only_that_call_and_name_the_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = fault_world(dir.path());
+    for (kind, code) in KINDS {
+        let result = call(&world, "provider_fault", json!({ "kind": kind }));
+        assert!(result.is_error, "{kind}: {result:?}");
+        assert_eq!(
+            result.code.as_deref(),
+            Some(code),
+            "{kind}: {}",
+            result.text()
+        );
+        assert!(
+            result.text().contains("component fixture_counter "),
+            "{kind} is blamed on the provider: {}",
+            result.text()
+        );
+        assert_eq!(
+            call(&world, "ok", json!({})).text(),
+            "ok",
+            "the world serves after {kind}"
+        );
+    }
+    let trap = call(&world, "provider_fault", json!({ "kind": "trap" }));
+    assert!(
+        trap.text().contains("counter provider panicked on purpose"),
+        "the panic message is reported: {}",
+        trap.text()
+    );
+}

@@ -1,0 +1,120 @@
+//! Loading refuses, before any call, a world whose links are missing, ambiguous, cyclic or
+//! version-incompatible, or a tool that imports host natives; third-party seams link with no
+//! host change.
+
+use crate::common::*;
+use std::path::Path;
+
+fn refusal(toml: &str, dir: &Path) -> (String, String) {
+    match try_world(toml, dir) {
+        Ok(_) => panic!("the world loaded:\n{toml}"),
+        Err(e) => (e.code().to_string(), e.to_string()),
+    }
+}
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn a_missing_provider_is_refused_naming_component_and_interface() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!("tools = [{:?}]", path(&fixture("fixture-counter-tool")));
+    let (code, message) = refusal(&toml, dir.path());
+    assert_eq!(code, "LINK_MISSING");
+    assert!(
+        message.contains("fixture_counter_tool") && message.contains("acme:counter/counter@0.1.0"),
+        "{message}"
+    );
+}
+
+#[test]
+fn two_providers_of_one_interface_are_ambiguous() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("counter_copy.wasm");
+    std::fs::copy(fixture("fixture-counter"), &copy).unwrap();
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\na = {:?}\nb = {:?}\n",
+        path(&fixture("fixture-counter-tool")),
+        path(&fixture("fixture-counter")),
+        path(&copy)
+    );
+    let (code, message) = refusal(&toml, dir.path());
+    assert_eq!(code, "LINK_AMBIGUOUS");
+    assert!(
+        message.contains("fixture_counter") && message.contains("counter_copy"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_incompatible_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\ncounter = {:?}\n",
+        path(&fixture("fixture-counter-tool")),
+        path(&fixture("fixture-counter-v2"))
+    );
+    let (code, message) = refusal(&toml, dir.path());
+    assert_eq!(code, "LINK_VERSION");
+    assert!(
+        message.contains("acme:counter/counter@0.2.0") && message.contains("@0.1.0"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_cycle_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[providers]\nping = {:?}\npong = {:?}\n",
+        path(&fixture("fixture-ping")),
+        path(&fixture("fixture-pong"))
+    );
+    let (code, message) = refusal(&toml, dir.path());
+    assert_eq!(code, "LINK_CYCLE");
+    assert!(
+        message.contains("fixture_ping") && message.contains("fixture_pong"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_tool_importing_host_natives_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!("tools = [{:?}]", path(&fixture("fixture-sneaky-tool")));
+    let (code, message) = refusal(&toml, dir.path());
+    assert_eq!(code, "LINK_HOST_FORBIDDEN");
+    assert!(
+        message.contains("fixture_sneaky_tool") && message.contains("seam:host/log"),
+        "{message}"
+    );
+}
+
+#[test]
+fn unknown_builtins_and_bad_files_are_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, message) = refusal("tools = [\"tool-nope\"]", dir.path());
+    assert_eq!(code, "WORLD_UNKNOWN_COMPONENT");
+    assert!(
+        message.contains("tool-nope") && message.contains("tool-bash"),
+        "{message}"
+    );
+    let junk = dir.path().join("junk.wasm");
+    std::fs::write(&junk, b"not wasm").unwrap();
+    let (code, _) = refusal(&format!("tools = [{:?}]", path(&junk)), dir.path());
+    assert_eq!(code, "COMPONENT_INVALID");
+}
+
+#[test]
+fn a_third_party_seam_links_with_no_host_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\ncounter = {:?}\n",
+        path(&fixture("fixture-counter-tool")),
+        path(&fixture("fixture-counter"))
+    );
+    let world = world(&toml, dir.path());
+    let result = call(&world, "ok", serde_json::json!({}));
+    assert_eq!(result.text(), "ok");
+}
