@@ -53,7 +53,7 @@ impl SupervisorPlan {
 /// # Safety
 /// Must only be called from `CommandExt::pre_exec`, in the child std just forked.
 pub(super) unsafe fn split_off_program(plan: &SupervisorPlan) -> io::Result<()> {
-    // MUT
+    sys::become_subreaper()?;
     // Signals stay blocked in the supervisor for good: they are consumed synchronously.
     let program_mask = sys::block_all_signals();
     sys::reset_signal_dispositions();
@@ -158,5 +158,5 @@ fn signal_tree(program: pid_t, program_unreaped: bool, signal: c_int) {
         // SAFETY: kill has no memory-safety preconditions.
         unsafe { libc::kill(-program, signal) };
     }
-    let _ = proc_tree::signal_descendants;
+    proc_tree::signal_descendants(signal);
 }

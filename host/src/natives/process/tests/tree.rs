@@ -1,6 +1,8 @@
 //! Whole-tree lifetime: leftover descendants, terminate, drop and host death.
 
 use std::process::{Command, Stdio};
+use std::sync::{Arc, mpsc};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use super::*;
@@ -24,10 +26,16 @@ fn background_children_do_not_hold_up_the_program() {
 }
 
 /// Waits for the marked sleeps, terminates, and checks that the tree is gone entirely.
-fn terminate_and_check(process: &Process, marker: &str, sleeps: usize) -> (Outcome, Duration) {
+fn terminate_and_check(process: &Arc<Process>, marker: &str, sleeps: usize) -> (Outcome, Duration) {
     let sightings = wait_for_sleeps(marker, sleeps);
     let started = Instant::now();
-    let outcome = process.terminate();
+    // On another thread, so a tree that survives fails the test instead of hanging it.
+    let (done_tx, done_rx) = mpsc::channel();
+    let terminating = Arc::clone(process);
+    thread::spawn(move || done_tx.send(terminating.terminate()));
+    let outcome = done_rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("terminate should return once the tree is gone");
     let took = started.elapsed();
     // The supervisor exits only once it has no children left, so nothing may remain now.
     assert_all_gone(marker, &sightings);
@@ -75,7 +83,7 @@ fn terminate_kills_a_double_forked_daemon() {
             Instant::now() < deadline,
             "the orphaned sleep should be reparented to the supervisor {supervisor:?}: {parents:?}"
         );
-        std::thread::sleep(Duration::from_millis(10));
+        thread::sleep(Duration::from_millis(10));
     }
     let (outcome, _) = terminate_and_check(&process, &marker, 2);
     assert_eq!(outcome, killed_by(15));
@@ -133,7 +141,7 @@ fn host_death_helper() {
             "/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"
         )))
         .expect("spawn");
-    std::thread::sleep(Duration::from_secs(60));
+    thread::sleep(Duration::from_secs(60));
 }
 
 #[test]
