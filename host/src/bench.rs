@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::Store;
+use wasmtime::component::{Linker, ResourceTable};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// One line of the report.
@@ -182,7 +182,13 @@ fn bash_end_to_end(world: &World, n: u32) -> anyhow::Result<Row> {
                 * 1e3,
         );
     }
-    Ok(Row::versus("bash_echo_vs_native_spawn", median(seam), median(native), "ms", "≤ 1.10×"))
+    Ok(Row::versus(
+        "bash_echo_vs_native_spawn",
+        median(seam),
+        median(native),
+        "ms",
+        "≤ 1.10×",
+    ))
 }
 
 /// A cold `seam call bash` process (warm component cache) against `bash -c true`.

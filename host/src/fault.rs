@@ -21,10 +21,7 @@ impl Fault {
     ) -> Self {
         let trap = error.downcast_ref::<Trap>().copied();
         let (code, what) = match trap {
-            Some(Trap::StackOverflow) => (
-                "COMPONENT_STACK_OVERFLOW",
-                "overflowed its stack".to_string(),
-            ),
+            Some(Trap::StackOverflow) => ("COMPONENT_STACK_OVERFLOW", "overflowed its stack".to_string()),
             Some(Trap::Interrupt) if timed_out => (
                 "COMPONENT_TIMEOUT",
                 "ran past its guest time limit (runaway loop?)".to_string(),
@@ -38,7 +35,7 @@ impl Fault {
         };
         let mut message = format!("component {component} {what}");
         if !stderr.is_empty() {
-            message.push_str("\n");
+            message.push('\n');
             message.push_str(&stderr);
         }
         Self {

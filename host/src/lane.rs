@@ -8,7 +8,7 @@ use crate::world::linked::Linked;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use wasmtime::component::{Instance, ResourceTable, ResourceType};
+use wasmtime::component::{Func, Instance, ResourceTable, ResourceType};
 use wasmtime::{ResourceLimiter, Result, StoreContextMut, UpdateDeadline};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -57,6 +57,8 @@ pub struct Lane {
     wasi: WasiCtx,
     stderr: MemoryOutputPipe,
     instances: Vec<Option<Instance>>,
+    /// Provider functions already looked up, by forwarding slot.
+    pub(crate) funcs: Vec<Option<Func>>,
     /// Per provider: its runtime resource types and the dynamic ids consumers know them by.
     resource_types: Vec<Vec<(ResourceType, u32)>>,
     /// The component executing now, innermost last.
@@ -79,7 +81,7 @@ impl Lane {
             .allow_udp(false)
             .allow_ip_name_lookup(false)
             .build();
-        let nodes = linked.nodes.len();
+        let (nodes, slots) = (linked.nodes.len(), linked.plan.func_slots);
         Self {
             linked,
             call,
@@ -88,6 +90,7 @@ impl Lane {
             wasi,
             stderr,
             instances: vec![None; nodes],
+            funcs: vec![None; slots],
             resource_types: vec![Vec::new(); nodes],
             stack: Vec::new(),
             faulted_in: None,
@@ -113,12 +116,7 @@ impl Lane {
             if slot.provider == n {
                 let ty = instance
                     .get_resource(&mut *store, slot.index)
-                    .ok_or_else(|| {
-                        wasmtime::format_err!(
-                            "resource type vanished from {}",
-                            linked.nodes[n].name
-                        )
-                    })?;
+                    .ok_or_else(|| wasmtime::format_err!("resource type vanished from {}", linked.nodes[n].name))?;
                 types.push((ty, id as u32));
             }
         }
@@ -191,20 +189,13 @@ impl Lane {
     /// Classify an error that ended the call.
     pub(crate) fn fault(&self, error: &wasmtime::Error, root: usize) -> Fault {
         let component = self.node_name(self.faulted_in.unwrap_or(root)).to_string();
-        let stderr = String::from_utf8_lossy(&self.stderr.contents())
-            .trim()
-            .to_string();
+        let stderr = String::from_utf8_lossy(&self.stderr.contents()).trim().to_string();
         Fault::classify(error, component, stderr, self.timed_out, self.memory_denied)
     }
 }
 
 impl ResourceLimiter for Lane {
-    fn memory_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> Result<bool> {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
         let limit = self.linked.limits.memory_mb.saturating_mul(1 << 20);
         if desired as u64 > limit {
             self.memory_denied = true;
@@ -213,12 +204,7 @@ impl ResourceLimiter for Lane {
         Ok(true)
     }
 
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> Result<bool> {
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
         Ok(desired <= 1 << 20)
     }
 }

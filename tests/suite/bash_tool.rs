@@ -25,22 +25,13 @@ fn workdir_defaults_to_the_session_cwd_and_resolves_relative_paths() {
     std::fs::create_dir(dir.path().join("sub")).unwrap();
     let world = default_world(dir.path());
     let here = bash(&world, "pwd").text();
-    assert_eq!(
-        here,
-        std::fs::canonicalize(dir.path())
-            .unwrap()
-            .display()
-            .to_string()
-    );
+    assert_eq!(here, std::fs::canonicalize(dir.path()).unwrap().display().to_string());
     let sub = call(&world, "bash", json!({"command": "pwd", "workdir": "sub"})).text();
     assert!(sub.ends_with("/sub"), "{sub}");
     let missing = call(&world, "bash", json!({"command": "pwd", "workdir": "nope"}));
     assert!(missing.is_error);
     assert!(
-        missing
-            .code
-            .as_deref()
-            .is_some_and(|c| c.ends_with("CWD_INVALID")),
+        missing.code.as_deref().is_some_and(|c| c.ends_with("CWD_INVALID")),
         "{missing:?}"
     );
 }
@@ -70,10 +61,7 @@ fn secret_like_environment_never_reaches_the_child() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let env = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        env.contains("PLAIN_SETTING=visible"),
-        "ordinary variables pass: {env}"
-    );
+    assert!(env.contains("PLAIN_SETTING=visible"), "ordinary variables pass: {env}");
     for name in [
         "MY_API_KEY",
         "DB_PASSWORD",
@@ -94,21 +82,14 @@ fn long_output_keeps_head_and_tail_and_spills_the_rest() {
     let world = default_world(dir.path());
     let result = bash(&world, "echo FIRST; seq 1 200000; echo LAST");
     let text = result.text();
-    assert!(
-        text.starts_with("FIRST\n1\n2\n"),
-        "head kept: {}",
-        &text[..80]
-    );
+    assert!(text.starts_with("FIRST\n1\n2\n"), "head kept: {}", &text[..80]);
     assert!(text.ends_with("199999\n200000\nLAST"), "tail kept");
     let notice = text
         .lines()
         .find(|l| l.contains("bytes truncated"))
         .expect("a truncation notice");
-    let total: usize = "FIRST\n".len()
-        + (1..=200000)
-            .map(|n: u32| n.to_string().len() + 1)
-            .sum::<usize>()
-        + "LAST\n".len();
+    let total: usize =
+        "FIRST\n".len() + (1..=200000).map(|n: u32| n.to_string().len() + 1).sum::<usize>() + "LAST\n".len();
     let dropped: usize = notice
         .split('[')
         .nth(1)
@@ -119,21 +100,10 @@ fn long_output_keeps_head_and_tail_and_spills_the_rest() {
         .parse()
         .unwrap();
     assert!(text.len() < 200_000, "bounded output: {} bytes", text.len());
-    assert!(
-        dropped > total / 2 && dropped < total,
-        "dropped {dropped} of {total}"
-    );
-    let path = notice
-        .split("full output: ")
-        .nth(1)
-        .unwrap()
-        .trim_end_matches("] ...");
+    assert!(dropped > total / 2 && dropped < total, "dropped {dropped} of {total}");
+    let path = notice.split("full output: ").nth(1).unwrap().trim_end_matches("] ...");
     let spilled = std::fs::read_to_string(path).expect("the spill file exists");
-    assert_eq!(
-        spilled.len(),
-        total,
-        "the spill file holds the whole output"
-    );
+    assert_eq!(spilled.len(), total, "the spill file holds the whole output");
     assert!(spilled.starts_with("FIRST\n") && spilled.ends_with("200000\nLAST\n"));
 }
 
@@ -151,8 +121,7 @@ fn background_children_do_not_hold_the_call_and_do_not_survive_it() {
         start.elapsed()
     );
     assert!(
-        eventually(Duration::from_secs(3), || processes_with(&marker)
-            .is_empty()),
+        eventually(Duration::from_secs(3), || processes_with(&marker).is_empty()),
         "left: {:?}",
         processes_with(&marker)
     );
@@ -162,31 +131,14 @@ fn background_children_do_not_hold_the_call_and_do_not_survive_it() {
 fn timeout_terminates_the_whole_tree_including_escaped_descendants() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let (a, b, c) = (
-        unique_seconds(301),
-        unique_seconds(302),
-        unique_seconds(303),
-    );
-    let command =
-        format!("setsid sleep {a} & ( ( sleep {b} & ) & ) ; trap '' TERM; sleep {c}; echo never");
+    let (a, b, c) = (unique_seconds(301), unique_seconds(302), unique_seconds(303));
+    let command = format!("setsid sleep {a} & ( ( sleep {b} & ) & ) ; trap '' TERM; sleep {c}; echo never");
     let start = Instant::now();
-    let result = call(
-        &world,
-        "bash",
-        json!({"command": command, "timeout_ms": 500}),
-    );
+    let result = call(&world, "bash", json!({"command": command, "timeout_ms": 500}));
     assert!(!result.is_error, "{result:?}");
-    assert!(
-        result.text().contains("[timed out after 500 ms]"),
-        "{}",
-        result.text()
-    );
+    assert!(result.text().contains("[timed out after 500 ms]"), "{}", result.text());
     assert!(!result.text().contains("never"));
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
     for marker in [&a, &b, &c] {
         assert!(
             eventually(Duration::from_secs(5), || processes_with(marker).is_empty()),

@@ -28,10 +28,7 @@ fn call_prints_content_and_exits_by_result() {
     assert_eq!(stdout(&ok), "hello\n");
     let failed = seam(&["call", "bash", r#"{"command": 1}"#], None);
     assert_eq!(failed.status.code(), Some(1));
-    let json = seam(
-        &["call", "--json", "bash", r#"{"command": "exit 4"}"#],
-        None,
-    );
+    let json = seam(&["call", "--json", "bash", r#"{"command": "exit 4"}"#], None);
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value["is_error"], false);
     assert_eq!(value["content"][0]["text"], "(no output)\n[exit code: 4]");
@@ -49,10 +46,7 @@ fn batch_answers_each_line_in_one_world() {
     );
     let out = seam(&["call", "--batch"], Some(input));
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["content"][0]["text"], "one");
     assert_eq!(lines[1]["code"], "INVALID_REQUEST");
@@ -68,10 +62,7 @@ fn tools_and_world_check_describe_the_world() {
     let check = seam(&["world", "check"], None);
     let text = stdout(&check);
     assert!(check.status.success(), "{text}");
-    assert!(
-        text.contains("seam:shell/shell@0.1.0 <- bash-local"),
-        "{text}"
-    );
+    assert!(text.contains("seam:shell/shell@0.1.0 <- bash-local"), "{text}");
     assert!(
         text.contains("seam:subprocess/subprocess@0.1.0 <- subprocess-local"),
         "{text}"
@@ -87,9 +78,7 @@ fn world_check_prints_the_refusal() {
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(
-        text.contains("LINK_MISSING")
-            && text.contains("tool-bash")
-            && text.contains("seam:shell/shell"),
+        text.contains("LINK_MISSING") && text.contains("tool-bash") && text.contains("seam:shell/shell"),
         "{text}"
     );
 }
@@ -98,15 +87,7 @@ fn world_check_prints_the_refusal() {
 fn help_teaches() {
     let help = seam(&["--help"], None);
     let text = stdout(&help);
-    for needle in [
-        "tools",
-        "call",
-        "world",
-        "bench",
-        "--world",
-        "--workspace",
-        "Examples",
-    ] {
+    for needle in ["tools", "call", "world", "bench", "--world", "--workspace", "Examples"] {
         assert!(text.contains(needle), "--help mentions {needle}");
     }
 }

@@ -29,8 +29,7 @@ pub fn world(toml: &str, workspace: &Path) -> World {
 
 /// The built-in default world, on `workspace`.
 pub fn default_world(workspace: &Path) -> World {
-    World::load(runtime(), WorldFile::default_world(), Some(workspace))
-        .expect("the default world loads")
+    World::load(runtime(), WorldFile::default_world(), Some(workspace)).expect("the default world loads")
 }
 
 pub fn call(world: &World, tool: &str, args: serde_json::Value) -> ToolResult {
@@ -57,10 +56,7 @@ pub fn processes_with(marker: &str) -> Vec<(u32, char)> {
         }
         let state = std::fs::read_to_string(entry.path().join("stat"))
             .ok()
-            .and_then(|s| {
-                s.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.trim().chars().next())
-            })
+            .and_then(|s| s.rsplit_once(')').and_then(|(_, rest)| rest.trim().chars().next()))
             .unwrap_or('?');
         found.push((pid, state));
     }

@@ -27,12 +27,7 @@ fn faults_in_a_tool_fail_only_that_call() {
     for (kind, code) in KINDS {
         let result = call(&world, "self_fault", json!({ "kind": kind }));
         assert!(result.is_error, "{kind}: {result:?}");
-        assert_eq!(
-            result.code.as_deref(),
-            Some(code),
-            "{kind}: {}",
-            result.text()
-        );
+        assert_eq!(result.code.as_deref(), Some(code), "{kind}: {}", result.text());
         assert!(
             result.text().contains("fixture_counter_tool"),
             "{kind} names the component: {}",
@@ -53,12 +48,7 @@ fn faults_in_a_provider_fail_only_that_call_and_name_the_provider() {
     for (kind, code) in KINDS {
         let result = call(&world, "provider_fault", json!({ "kind": kind }));
         assert!(result.is_error, "{kind}: {result:?}");
-        assert_eq!(
-            result.code.as_deref(),
-            Some(code),
-            "{kind}: {}",
-            result.text()
-        );
+        assert_eq!(result.code.as_deref(), Some(code), "{kind}: {}", result.text());
         assert!(
             result.text().contains("component fixture_counter "),
             "{kind} is blamed on the provider: {}",

@@ -23,10 +23,7 @@ fn resources_round_trip_through_a_third_party_seam() {
         "try=Ok(9)/Err(negative start)",
         "live=0",
     ] {
-        assert!(
-            text.lines().any(|l| l == line),
-            "missing {line:?} in:\n{text}"
-        );
+        assert!(text.lines().any(|l| l == line), "missing {line:?} in:\n{text}");
     }
     let before: u32 = text
         .lines()

@@ -4,9 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use wit_parser::{
-    PackageId, Resolve, SourceMap, Type, TypeDefKind, TypeOwner, UnresolvedPackageGroup, WorldItem,
-};
+use wit_parser::{PackageId, Resolve, SourceMap, Type, TypeDefKind, TypeOwner, UnresolvedPackageGroup, WorldItem};
 
 /// Packages that must exist, by folder.
 const PACKAGES: &[&str] = &[
@@ -97,9 +95,7 @@ fn load_all() -> (Resolve, BTreeMap<String, PackageId>) {
                     failures.push(format!("wit/{folder}: package `{name}` is not @{VERSION}"));
                 }
                 if !group.nested.is_empty() {
-                    failures.push(format!(
-                        "wit/{folder}: nested packages are not used in seam"
-                    ));
+                    failures.push(format!("wit/{folder}: nested packages are not used in seam"));
                 }
                 groups.insert(short_name(name), (folder, group));
             }
@@ -128,19 +124,11 @@ fn load_all() -> (Resolve, BTreeMap<String, PackageId>) {
             let pending: Vec<String> = groups
                 .iter()
                 .map(|(name, (_, group))| {
-                    let deps: Vec<String> = group
-                        .main
-                        .foreign_deps
-                        .keys()
-                        .map(ToString::to_string)
-                        .collect();
+                    let deps: Vec<String> = group.main.foreign_deps.keys().map(ToString::to_string).collect();
                     format!("{name} (needs {})", deps.join(", "))
                 })
                 .collect();
-            panic!(
-                "missing packages or a dependency cycle among: {}",
-                pending.join("; ")
-            );
+            panic!("missing packages or a dependency cycle among: {}", pending.join("; "));
         }
         for name in ready {
             let (folder, group) = groups.remove(&name).expect("ready package");
@@ -148,10 +136,7 @@ fn load_all() -> (Resolve, BTreeMap<String, PackageId>) {
                 Ok(id) => {
                     ids.insert(name, id);
                 }
-                Err(e) => panic!(
-                    "wit/{folder} does not resolve:\n{}",
-                    e.render(&resolve.source_map)
-                ),
+                Err(e) => panic!("wit/{folder} does not resolve:\n{}", e.render(&resolve.source_map)),
             }
         }
     }
@@ -271,10 +256,7 @@ fn errors_are_code_and_message_records() {
             continue;
         }
         let TypeDefKind::Record(record) = &resolve.types[*ty].kind else {
-            panic!(
-                "{}: `error` is not a record",
-                iface.name.as_deref().unwrap_or("?")
-            );
+            panic!("{}: `error` is not a record", iface.name.as_deref().unwrap_or("?"));
         };
         let fields: Vec<(&str, Type)> = record
             .fields

@@ -24,7 +24,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         },
     };
     if !args.json {
-        println!("{:<32} {:>12} {:>12} {:>8}  {:<8} goal", "benchmark", "seam", "baseline", "ratio", "unit");
+        println!(
+            "{:<32} {:>12} {:>12} {:>8}  {:<8} goal",
+            "benchmark", "seam", "baseline", "ratio", "unit"
+        );
     }
     bench::run(&super::runtime()?, &options, |row: Row| {
         if args.json {

@@ -25,8 +25,12 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     );
     for node in &graph {
         println!("{} [{}]", node.component, node.role);
-        for (import, served_by) in &node.imports {
+        let wasi = node.imports.iter().filter(|(import, _)| import.starts_with("wasi:")).count();
+        for (import, served_by) in node.imports.iter().filter(|(import, _)| !import.starts_with("wasi:")) {
             println!("    {import} <- {served_by}");
+        }
+        if wasi > 0 {
+            println!("    wasi:* ({wasi} interfaces) <- host (WASI, nothing granted)");
         }
     }
     let tools: Vec<&str> = world.tools().iter().map(|t| t.name.as_str()).collect();

@@ -101,8 +101,7 @@ fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
 fn load(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
     let runtime = runtime()?;
     let file = world_file(cli, file)?;
-    World::load(&runtime, file, cli.workspace.as_deref())
-        .map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+    World::load(&runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
 }
 
 fn runtime() -> anyhow::Result<Arc<Runtime>> {

@@ -4,21 +4,14 @@
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
     #[error("{component} imports {interface}, but no provider in this world exports it")]
-    Missing {
-        component: String,
-        interface: String,
-    },
-    #[error(
-        "{component} imports {interface}, which {providers} all export; name one in the world file"
-    )]
+    Missing { component: String, interface: String },
+    #[error("{component} imports {interface}, which {providers} all export; name one in the world file")]
     Ambiguous {
         component: String,
         interface: String,
         providers: String,
     },
-    #[error(
-        "{component} imports {interface}, but {provider} exports the incompatible version {offered}"
-    )]
+    #[error("{component} imports {interface}, but {provider} exports the incompatible version {offered}")]
     Version {
         component: String,
         interface: String,
@@ -30,15 +23,9 @@ pub enum LinkError {
     #[error(
         "{component} imports the host native {interface}, but only components listed as providers may import seam:host/*"
     )]
-    HostForbidden {
-        component: String,
-        interface: String,
-    },
+    HostForbidden { component: String, interface: String },
     #[error("{component} imports {interface}, which this host does not implement")]
-    UnknownNative {
-        component: String,
-        interface: String,
-    },
+    UnknownNative { component: String, interface: String },
     #[error("{component} imports {interface}.{function}, which {provider} {problem}")]
     Function {
         component: String,

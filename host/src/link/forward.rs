@@ -49,11 +49,7 @@ impl Proxies {
 }
 
 /// Define everything `forward` says this import holds in the consumer's linker instance.
-pub fn define(
-    instance: &mut LinkerInstance<'_, Lane>,
-    forward: &Forward,
-    interface: &str,
-) -> Result<()> {
+pub fn define(instance: &mut LinkerInstance<'_, Lane>, forward: &Forward, interface: &str) -> Result<()> {
     for (name, id) in &forward.resources {
         instance.resource(name, ResourceType::host_dynamic(*id), drop_proxy)?;
     }
@@ -61,10 +57,11 @@ pub fn define(
         let provider = forward.provider;
         let FuncForward {
             name,
+            slot,
             export_index,
             translate,
         } = func;
-        let (export_index, translate) = (*export_index, *translate);
+        let (slot, export_index, translate) = (*slot, *export_index, *translate);
         let label: std::sync::Arc<str> = format!("{interface}.{name}").into();
         instance.func_new(name, move |mut store, _ty, args, results| {
             let lane = store.data();
@@ -80,10 +77,17 @@ pub fn define(
                 )
             });
             let _entered = span.as_ref().map(|(s, _)| s.enter());
-            let instance = Lane::instance(&mut store, provider)?;
-            let func = instance
-                .get_func(&mut store, export_index)
-                .ok_or_else(|| wasmtime::format_err!("{label} vanished from its provider"))?;
+            let func = match store.data().funcs[slot] {
+                Some(func) => func,
+                None => {
+                    let instance = Lane::instance(&mut store, provider)?;
+                    let func = instance
+                        .get_func(&mut store, export_index)
+                        .ok_or_else(|| wasmtime::format_err!("{label} vanished from its provider"))?;
+                    store.data_mut().funcs[slot] = Some(func);
+                    func
+                }
+            };
             store.data_mut().enter(provider);
             let outcome = if translate {
                 call_translated(&mut store, provider, func, args, results)
@@ -92,9 +96,7 @@ pub fn define(
             };
             store.data_mut().leave(provider, outcome.is_err());
             if let Some((span, start)) = &span {
-                span.in_scope(|| {
-                    tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed")
-                });
+                span.in_scope(|| tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed"));
             }
             outcome
         })?;
@@ -109,10 +111,7 @@ fn call_translated(
     args: &[Val],
     results: &mut [Val],
 ) -> Result<()> {
-    let args = args
-        .iter()
-        .map(|v| to_provider(store, v))
-        .collect::<Result<Vec<_>>>()?;
+    let args = args.iter().map(|v| to_provider(store, v)).collect::<Result<Vec<_>>>()?;
     func.call(&mut *store, &args, results)?;
     for result in results.iter_mut() {
         let value = std::mem::replace(result, Val::Bool(false));
@@ -143,28 +142,15 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
             };
             Val::Resource(inner)
         }
-        Val::List(items) => Val::List(
-            items
-                .iter()
-                .map(|v| to_provider(store, v))
-                .collect::<Result<_>>()?,
-        ),
-        Val::Tuple(items) => Val::Tuple(
-            items
-                .iter()
-                .map(|v| to_provider(store, v))
-                .collect::<Result<_>>()?,
-        ),
+        Val::List(items) => Val::List(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
+        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
         Val::Record(fields) => Val::Record(
             fields
                 .iter()
                 .map(|(n, v)| Ok((n.clone(), to_provider(store, v)?)))
                 .collect::<Result<_>>()?,
         ),
-        Val::Variant(case, payload) => Val::Variant(
-            case.clone(),
-            map_box(store, payload.as_deref(), to_provider)?,
-        ),
+        Val::Variant(case, payload) => Val::Variant(case.clone(), map_box(store, payload.as_deref(), to_provider)?),
         Val::Option(inner) => Val::Option(map_box(store, inner.as_deref(), to_provider)?),
         Val::Result(Ok(v)) => Val::Result(Ok(map_box(store, v.as_deref(), to_provider)?)),
         Val::Result(Err(v)) => Val::Result(Err(map_box(store, v.as_deref(), to_provider)?)),
@@ -174,20 +160,15 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
 
 /// Provider-side value → consumer-side value: provider handles become proxies.
 fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Val) -> Result<Val> {
-    let mut map =
-        |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
+    let mut map = |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
     Ok(match value {
         Val::Resource(handle) => {
             let id = store.data().resource_id(provider, handle.ty())?;
             let rep = store.data_mut().proxies.insert(provider, handle);
-            Val::Resource(
-                ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?,
-            )
+            Val::Resource(ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?)
         }
         Val::List(items) => Val::List(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
-        Val::Tuple(items) => {
-            Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?)
-        }
+        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
         Val::Record(fields) => Val::Record(
             fields
                 .iter()
@@ -205,11 +186,7 @@ fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Va
     })
 }
 
-fn map_box<'a, F>(
-    store: &mut StoreContextMut<'a, Lane>,
-    value: Option<&Val>,
-    mut f: F,
-) -> Result<Option<Box<Val>>>
+fn map_box<'a, F>(store: &mut StoreContextMut<'a, Lane>, value: Option<&Val>, mut f: F) -> Result<Option<Box<Val>>>
 where
     F: FnMut(&mut StoreContextMut<'a, Lane>, &Val) -> Result<Val>,
 {

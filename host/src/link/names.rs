@@ -81,10 +81,7 @@ mod tests {
     #[test]
     fn parses_versioned_and_plain_names() {
         let n = name("seam:fs/fs@0.1.0");
-        assert_eq!(
-            (n.package.as_str(), n.interface.as_str()),
-            ("seam:fs", "fs")
-        );
+        assert_eq!((n.package.as_str(), n.interface.as_str()), ("seam:fs", "fs"));
         assert_eq!(n.version, Some(Version::new(0, 1, 0)));
         assert_eq!(n.namespace(), "seam");
         assert!(InterfaceName::parse("run").is_none());

@@ -59,6 +59,8 @@ pub struct Forward {
 #[derive(Debug)]
 pub struct FuncForward {
     pub name: String,
+    /// Index of this function in a lane's cache of provider functions.
+    pub slot: usize,
     pub export_index: ComponentExportIndex,
     /// Values of this function can carry resource handles that must be translated.
     pub translate: bool,
@@ -87,6 +89,8 @@ pub struct Plan {
     pub resources: Vec<ResourceSlot>,
     /// Provider nodes in dependency order (a provider after everything it imports).
     pub order: Vec<usize>,
+    /// How many forwarded functions the world has (the size of a lane's function cache).
+    pub func_slots: usize,
 }
 
 struct Export<'a> {
@@ -109,15 +113,7 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
     for (index, node) in nodes.iter().enumerate() {
         let mut imports = Vec::new();
         for (name, item) in node.component.component_type().imports(engine) {
-            let target = resolve(
-                engine,
-                nodes,
-                &exports,
-                index,
-                name,
-                &item.ty,
-                &mut plan.resources,
-            )?;
+            let target = resolve(engine, nodes, &exports, index, name, &item.ty, &mut plan.resources)?;
             imports.push(ImportPlan {
                 name: name.to_string(),
                 target,
@@ -126,6 +122,16 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
         plan.imports.push(imports);
     }
     plan.order = dependency_order(nodes, &plan.imports)?;
+    let mut slots = 0;
+    for import in plan.imports.iter_mut().flatten() {
+        if let Target::Provider(forward) = &mut import.target {
+            for func in &mut forward.funcs {
+                func.slot = slots;
+                slots += 1;
+            }
+        }
+    }
+    plan.func_slots = slots;
     Ok(plan)
 }
 
@@ -143,9 +149,7 @@ fn resolve(
         component: node.name.clone(),
         item: import.to_string(),
     };
-    let (ComponentItem::ComponentInstance(instance), Some(wanted)) =
-        (item, InterfaceName::parse(import))
-    else {
+    let (ComponentItem::ComponentInstance(instance), Some(wanted)) = (item, InterfaceName::parse(import)) else {
         return Err(unsupported());
     };
     if wanted.namespace() == "wasi" {
@@ -158,12 +162,9 @@ fn resolve(
                 interface: import.to_string(),
             });
         }
-        let offered =
-            InterfaceName::parse(&format!("seam:host/{}@{NATIVE_VERSION}", wanted.interface));
+        let offered = InterfaceName::parse(&format!("seam:host/{}@{NATIVE_VERSION}", wanted.interface));
         return match offered {
-            Some(offered)
-                if NATIVES.contains(&wanted.interface.as_str()) && offered.serves(&wanted) =>
-            {
+            Some(offered) if NATIVES.contains(&wanted.interface.as_str()) && offered.serves(&wanted) => {
                 Ok(Target::Native)
             }
             _ => Err(LinkError::UnknownNative {
@@ -175,16 +176,11 @@ fn resolve(
     if wanted.unversioned() == CALL_CONTEXT {
         return Ok(Target::CallContext);
     }
-    let items: Vec<(String, ComponentItem)> = instance
-        .exports(engine)
-        .map(|(n, e)| (n.to_string(), e.ty))
-        .collect();
-    if !items.iter().any(|(_, i)| {
-        matches!(
-            i,
-            ComponentItem::ComponentFunc(_) | ComponentItem::Resource(_)
-        )
-    }) {
+    let items: Vec<(String, ComponentItem)> = instance.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
+    if !items
+        .iter()
+        .any(|(_, i)| matches!(i, ComponentItem::ComponentFunc(_) | ComponentItem::Resource(_)))
+    {
         return Ok(Target::TypesOnly);
     }
 
@@ -196,10 +192,7 @@ fn resolve(
     let ComponentItem::ComponentInstance(offered) = export_item else {
         return Err(unsupported());
     };
-    let offered: Vec<(String, ComponentItem)> = offered
-        .exports(engine)
-        .map(|(n, e)| (n.to_string(), e.ty))
-        .collect();
+    let offered: Vec<(String, ComponentItem)> = offered.exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
     build_forward(
         engine, nodes, index, import, provider, export_raw, &items, &offered, resources,
     )
@@ -256,13 +249,7 @@ fn choose_provider(
     }
 }
 
-fn version_error(
-    nodes: &[NodeDecl],
-    index: usize,
-    import: &str,
-    provider: usize,
-    offers: &[Export<'_>],
-) -> LinkError {
+fn version_error(nodes: &[NodeDecl], index: usize, import: &str, provider: usize, offers: &[Export<'_>]) -> LinkError {
     LinkError::Version {
         component: nodes[index].name.clone(),
         interface: import.to_string(),
@@ -331,10 +318,7 @@ fn build_forward(
         let Some((_, ty)) = provider_resources.iter().find(|(n, _)| n == name) else {
             return Err(problem(name, "does not export this resource".into()));
         };
-        let id = match resources
-            .iter()
-            .position(|s| s.provider == provider && s.ty == *ty)
-        {
+        let id = match resources.iter().position(|s| s.provider == provider && s.ty == *ty) {
             Some(id) => id,
             None => {
                 let index = component
@@ -372,6 +356,7 @@ fn build_forward(
             .ok_or_else(|| problem(name, "does not export".into()))?;
         funcs.push(FuncForward {
             name: name.clone(),
+            slot: 0,
             export_index,
             translate: func_carries_resources(want),
         });
@@ -385,15 +370,11 @@ fn build_forward(
 }
 
 fn func_carries_resources(f: &ComponentFunc) -> bool {
-    f.params().any(|(_, t)| typecheck::carries_resources(&t))
-        || f.results().any(|t| typecheck::carries_resources(&t))
+    f.params().any(|(_, t)| typecheck::carries_resources(&t)) || f.results().any(|t| typecheck::carries_resources(&t))
 }
 
 /// Providers ordered so each comes after the providers it imports; a cycle is refused.
-fn dependency_order(
-    nodes: &[NodeDecl],
-    imports: &[Vec<ImportPlan>],
-) -> Result<Vec<usize>, LinkError> {
+fn dependency_order(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<Vec<usize>, LinkError> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
@@ -412,10 +393,7 @@ fn dependency_order(
             Mark::Done => return Ok(()),
             Mark::Active => {
                 let start = path.iter().position(|&p| p == n).unwrap_or(0);
-                let mut names: Vec<&str> = path[start..]
-                    .iter()
-                    .map(|&p| nodes[p].name.as_str())
-                    .collect();
+                let mut names: Vec<&str> = path[start..].iter().map(|&p| nodes[p].name.as_str()).collect();
                 names.push(&nodes[n].name);
                 return Err(LinkError::Cycle {
                     path: names.join(" -> "),
@@ -440,8 +418,5 @@ fn dependency_order(
     for n in 0..nodes.len() {
         visit(n, imports, nodes, &mut marks, &mut Vec::new(), &mut order)?;
     }
-    Ok(order
-        .into_iter()
-        .filter(|&n| nodes[n].role == Role::Provider)
-        .collect())
+    Ok(order.into_iter().filter(|&n| nodes[n].role == Role::Provider).collect())
 }

@@ -10,11 +10,7 @@ pub trait ResourceMatch {
 }
 
 /// Why two function types differ, as a short phrase for the refusal message.
-pub fn check_func(
-    consumer: &ComponentFunc,
-    provider: &ComponentFunc,
-    r: &dyn ResourceMatch,
-) -> Result<(), String> {
+pub fn check_func(consumer: &ComponentFunc, provider: &ComponentFunc, r: &dyn ResourceMatch) -> Result<(), String> {
     let cp: Vec<_> = consumer.params().collect();
     let pp: Vec<_> = provider.params().collect();
     if cp.len() != pp.len() {
@@ -98,25 +94,14 @@ fn check_opt(c: Option<&Type>, p: Option<&Type>, r: &dyn ResourceMatch) -> Resul
     }
 }
 
-fn same_names<'a>(
-    c: impl Iterator<Item = &'a str>,
-    p: impl Iterator<Item = &'a str>,
-    msg: &str,
-) -> Result<(), String> {
+fn same_names<'a>(c: impl Iterator<Item = &'a str>, p: impl Iterator<Item = &'a str>, msg: &str) -> Result<(), String> {
     if c.eq(p) { Ok(()) } else { Err(msg.into()) }
 }
 
 fn kind(t: &Type) -> &'static str {
     match t {
         Type::Bool => "bool",
-        Type::S8
-        | Type::U8
-        | Type::S16
-        | Type::U16
-        | Type::S32
-        | Type::U32
-        | Type::S64
-        | Type::U64 => "an integer",
+        Type::S8 | Type::U8 | Type::S16 | Type::U16 | Type::S32 | Type::U32 | Type::S64 | Type::U64 => "an integer",
         Type::Float32 | Type::Float64 => "a float",
         Type::Char => "char",
         Type::String => "string",
@@ -142,12 +127,9 @@ pub fn carries_resources(t: &Type) -> bool {
         Type::Option(o) => carries_resources(&o.ty()),
         Type::Record(r) => r.fields().any(|f| carries_resources(&f.ty)),
         Type::Tuple(t) => t.types().any(|t| carries_resources(&t)),
-        Type::Variant(v) => v
-            .cases()
-            .any(|c| c.ty.as_ref().is_some_and(carries_resources)),
+        Type::Variant(v) => v.cases().any(|c| c.ty.as_ref().is_some_and(carries_resources)),
         Type::Result(r) => {
-            r.ok().as_ref().is_some_and(carries_resources)
-                || r.err().as_ref().is_some_and(carries_resources)
+            r.ok().as_ref().is_some_and(carries_resources) || r.err().as_ref().is_some_and(carries_resources)
         }
         _ => false,
     }

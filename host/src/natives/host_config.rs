@@ -15,11 +15,7 @@ impl config::Host for Lane {
 impl context::Host for Lane {
     fn progress(&mut self, done: f64, total: Option<f64>, message: Option<String>) -> Result<()> {
         if let Some(sink) = &self.call.progress {
-            sink(Progress {
-                done,
-                total,
-                message,
-            });
+            sink(Progress { done, total, message });
         }
         Ok(())
     }

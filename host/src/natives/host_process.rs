@@ -119,11 +119,7 @@ impl wit::HostChild for Lane {
         Ok(self.child(&this)?.pid())
     }
 
-    fn write_stdin(
-        &mut self,
-        this: Resource<ChildHandle>,
-        data: Vec<u8>,
-    ) -> Result<Result<(), wit::Error>> {
+    fn write_stdin(&mut self, this: Resource<ChildHandle>, data: Vec<u8>) -> Result<Result<(), wit::Error>> {
         let child = self.child(&this)?;
         Ok(self.blocking(|| child.write_stdin(&data)).map_err(error))
     }
@@ -153,11 +149,7 @@ impl wit::HostChild for Lane {
         }))
     }
 
-    fn head(
-        &mut self,
-        this: Resource<ChildHandle>,
-        which: wit::Stream,
-    ) -> Result<Result<Vec<u8>, wit::Error>> {
+    fn head(&mut self, this: Resource<ChildHandle>, which: wit::Stream) -> Result<Result<Vec<u8>, wit::Error>> {
         Ok(Ok(self.child(&this)?.head(stream(which))))
     }
 
@@ -177,11 +169,7 @@ impl wit::HostChild for Lane {
         }))
     }
 
-    fn wait(
-        &mut self,
-        this: Resource<ChildHandle>,
-        timeout_ms: Option<u32>,
-    ) -> Result<Option<wit::Outcome>> {
+    fn wait(&mut self, this: Resource<ChildHandle>, timeout_ms: Option<u32>) -> Result<Option<wit::Outcome>> {
         let child = self.child(&this)?;
         let timeout = timeout_ms.map(|ms| Duration::from_millis(ms.into()));
         Ok(self.blocking(|| child.wait(timeout)).map(outcome))

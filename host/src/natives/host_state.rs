@@ -28,12 +28,7 @@ impl Host for Lane {
         Ok(self.linked.host.state.keys(&self.state_space(), &prefix))
     }
 
-    fn compare_and_swap(
-        &mut self,
-        key: String,
-        expected: Option<Vec<u8>>,
-        value: Option<Vec<u8>>,
-    ) -> Result<bool> {
+    fn compare_and_swap(&mut self, key: String, expected: Option<Vec<u8>>, value: Option<Vec<u8>>) -> Result<bool> {
         let space = self.state_space();
         Ok(self
             .linked

@@ -36,13 +36,7 @@ impl StateStore {
         })
     }
 
-    pub fn compare_and_swap(
-        &self,
-        space: &str,
-        key: &str,
-        expected: Option<&[u8]>,
-        value: Option<Vec<u8>>,
-    ) -> bool {
+    pub fn compare_and_swap(&self, space: &str, key: &str, expected: Option<&[u8]>, value: Option<Vec<u8>>) -> bool {
         self.with(space, |m| {
             if m.get(key).map(Vec::as_slice) != expected {
                 return false;

@@ -18,9 +18,7 @@ impl ComponentCache {
         let dir = std::env::var_os("SEAM_CACHE_DIR")
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("seam")))
-            .or_else(|| {
-                std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam"))
-            });
+            .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam")));
         let mut hasher = DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
         Self {
@@ -30,10 +28,7 @@ impl ComponentCache {
     }
 
     pub fn content_hash(bytes: &[u8]) -> String {
-        Sha256::digest(bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// The compiled component for `bytes` (whose SHA-256 is `hash`).

@@ -193,11 +193,7 @@ impl WorldFile {
             workspace: raw.workspace.map(|w| base.join(w)),
             sandbox,
             providers,
-            tools: raw
-                .tools
-                .iter()
-                .map(|t| ComponentRef::parse(t, base))
-                .collect(),
+            tools: raw.tools.iter().map(|t| ComponentRef::parse(t, base)).collect(),
             config,
             limits: raw.limits,
         })
@@ -211,11 +207,7 @@ mod tests {
     #[test]
     fn the_default_world_parses() {
         let world = WorldFile::default_world();
-        assert!(
-            world
-                .tools
-                .contains(&ComponentRef::Builtin("tool-bash".into()))
-        );
+        assert!(world.tools.contains(&ComponentRef::Builtin("tool-bash".into())));
         assert_eq!(world.sandbox, SandboxMode::ReadOnly);
     }
 
@@ -232,10 +224,7 @@ mod tests {
         "#;
         let world = WorldFile::parse(text, "t.toml", Path::new("/w")).unwrap();
         assert_eq!(world.providers["fs"].len(), 3);
-        assert_eq!(
-            world.tools[1],
-            ComponentRef::Path("/w/plugins/wc.wasm".into())
-        );
+        assert_eq!(world.tools[1], ComponentRef::Path("/w/plugins/wc.wasm".into()));
         assert_eq!(world.config["bash-local"]["max_timeout_ms"], 1000);
         assert_eq!(world.sandbox, SandboxMode::WorkspaceWrite);
     }

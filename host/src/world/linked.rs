@@ -87,17 +87,11 @@ fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result
                 wasi = true;
             }
             Target::Native if !natives => {
-                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(
-                    &mut linker,
-                    |lane| lane,
-                )?;
+                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
                 natives = true;
             }
             Target::CallContext if !context => {
-                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(
-                    &mut linker,
-                    |lane| lane,
-                )?;
+                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
                 context = true;
             }
             Target::TypesOnly => {

@@ -78,11 +78,7 @@ pub struct World {
 
 impl World {
     /// Load, compile and link a world. `workspace` overrides the world file's.
-    pub fn load(
-        runtime: &Arc<Runtime>,
-        file: WorldFile,
-        workspace: Option<&Path>,
-    ) -> Result<Self, WorldError> {
+    pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
         let workspace = workspace
             .map(Path::to_path_buf)
             .or_else(|| file.workspace.clone())
@@ -97,26 +93,14 @@ impl World {
             let first = inputs.len();
             for (depth, component) in stack.iter().enumerate() {
                 let inner = (depth + 1 < stack.len()).then_some(first + depth + 1);
-                inputs.push(runtime.node_input(
-                    &file,
-                    component,
-                    Role::Provider,
-                    inner,
-                    depth == 0,
-                )?);
+                inputs.push(runtime.node_input(&file, component, Role::Provider, inner, depth == 0)?);
             }
         }
         for component in &file.tools {
             inputs.push(runtime.node_input(&file, component, Role::Tool, None, false)?);
         }
         let key = format!("world-{}", runtime.next_world_id());
-        let linked = linked::link(
-            &runtime.engine,
-            inputs,
-            runtime.host.clone(),
-            file.limits.clone(),
-            key,
-        )?;
+        let linked = linked::link(&runtime.engine, inputs, runtime.host.clone(), file.limits.clone(), key)?;
         let mut world = Self {
             runtime: runtime.clone(),
             linked: Arc::new(linked),
@@ -213,10 +197,7 @@ impl World {
             let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
             return ToolResult::error(
                 "UNKNOWN_TOOL",
-                format!(
-                    "no tool named {tool:?} in this world (tools: {})",
-                    known.join(", ")
-                ),
+                format!("no tool named {tool:?} in this world (tools: {})", known.join(", ")),
             );
         };
         let request = tool_bindings::seam::tool::types::Call {
@@ -278,9 +259,7 @@ impl World {
     /// Instantiate every component of the world in one lane (what a call reaching all of them
     /// pays), without calling anything. Used by `seam bench`.
     pub fn instantiate_all(&self) -> wasmtime::Result<()> {
-        let mut store = self
-            .runtime
-            .new_store(self.linked.clone(), self.call_context("bench"));
+        let mut store = self.runtime.new_store(self.linked.clone(), self.call_context("bench"));
         for node in 0..self.linked.nodes.len() {
             Lane::instance(&mut store.as_context_mut(), node)?;
         }

@@ -29,15 +29,13 @@ impl Runtime {
         config.max_wasm_stack(1 << 20);
         let engine = Engine::new(&config)?;
         let weak = engine.weak();
-        std::thread::Builder::new()
-            .name("seam-epoch".into())
-            .spawn(move || {
-                while let Some(engine) = weak.upgrade() {
-                    engine.increment_epoch();
-                    drop(engine);
-                    std::thread::sleep(EPOCH_TICK);
-                }
-            })?;
+        std::thread::Builder::new().name("seam-epoch".into()).spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })?;
         Ok(Arc::new(Self {
             cache: ComponentCache::new(&engine),
             engine,

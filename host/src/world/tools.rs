@@ -18,9 +18,8 @@ impl ToolSpec {
         Self {
             name: spec.name,
             description: spec.description,
-            input_schema: serde_json::from_str(&spec.input_schema).unwrap_or_else(
-                |e| serde_json::json!({"type": "object", "x-invalid-schema": e.to_string()}),
-            ),
+            input_schema: serde_json::from_str(&spec.input_schema)
+                .unwrap_or_else(|e| serde_json::json!({"type": "object", "x-invalid-schema": e.to_string()})),
             component: component.to_string(),
         }
     }
@@ -43,9 +42,7 @@ pub struct ToolResult {
 impl ToolResult {
     pub fn error(code: &str, message: impl Into<String>) -> Self {
         Self {
-            content: vec![Content::Text {
-                text: message.into(),
-            }],
+            content: vec![Content::Text { text: message.into() }],
             is_error: true,
             code: Some(code.to_string()),
         }

@@ -36,16 +36,14 @@ impl Guest for BenchTool {
         vec![ToolSpec {
             name: NAME.to_string(),
             description: "Calls the noop provider n times and returns the final value.".to_string(),
-            input_schema: r#"{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}"#.to_string(),
+            input_schema: r#"{"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]}"#
+                .to_string(),
         }]
     }
 
     fn invoke(call: Call) -> ToolResult {
         if call.name != NAME {
-            return error(
-                "UNKNOWN_TOOL",
-                format!("bench-tool has no tool named {:?}", call.name),
-            );
+            return error("UNKNOWN_TOOL", format!("bench-tool has no tool named {:?}", call.name));
         }
         match serde_json::from_str::<Args>(&call.arguments) {
             Ok(args) => {

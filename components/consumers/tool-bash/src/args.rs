@@ -65,19 +65,8 @@ mod tests {
         let args: Result<BashArgs, _> =
             seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "src"}"#);
         let request = args.map(|args| args.into_request("/work"));
-        let request = request.map(|r| {
-            (
-                r.command,
-                r.cwd,
-                r.timeout_ms,
-                r.env.len(),
-                r.sandbox.is_none(),
-            )
-        });
-        assert_eq!(
-            request,
-            Ok(("ls".into(), "/work/src".into(), Some(500), 0, true))
-        );
+        let request = request.map(|r| (r.command, r.cwd, r.timeout_ms, r.env.len(), r.sandbox.is_none()));
+        assert_eq!(request, Ok(("ls".into(), "/work/src".into(), Some(500), 0, true)));
     }
 
     #[test]

@@ -73,10 +73,7 @@ mod tests {
             .map(|(name, _)| name.as_str())
             .collect();
         properties.sort_unstable();
-        assert_eq!(
-            properties,
-            ["command", "description", "timeout_ms", "workdir"]
-        );
+        assert_eq!(properties, ["command", "description", "timeout_ms", "workdir"]);
         assert_eq!(schema["required"], serde_json::json!(["command"]));
     }
 

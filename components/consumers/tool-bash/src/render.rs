@@ -74,12 +74,7 @@ mod tests {
         }
     }
 
-    fn result(
-        output: Output,
-        exit_code: Option<i32>,
-        signal: Option<i32>,
-        timed_out: bool,
-    ) -> RunResult {
+    fn result(output: Output, exit_code: Option<i32>, signal: Option<i32>, timed_out: bool) -> RunResult {
         RunResult {
             exit_code,
             signal,
@@ -97,10 +92,7 @@ mod tests {
 
     #[test]
     fn success_is_just_the_output() {
-        assert_eq!(
-            run_result(&exited("hello\nworld\n", 0), 1000),
-            "hello\nworld"
-        );
+        assert_eq!(run_result(&exited("hello\nworld\n", 0), 1000), "hello\nworld");
     }
 
     #[test]
@@ -114,19 +106,13 @@ mod tests {
         let text = run_result(&exited("boom\n", 2), 1000);
         assert_eq!(text, "boom\n[exit code: 2]");
         assert_eq!(exit_marker::parse(&text), Some(2));
-        assert_eq!(
-            run_result(&exited("", 1), 1000),
-            "(no output)\n[exit code: 1]"
-        );
+        assert_eq!(run_result(&exited("", 1), 1000), "(no output)\n[exit code: 1]");
     }
 
     #[test]
     fn signals_and_timeouts_are_reported() {
         let killed = result(output("", "partial", 0, None), None, Some(9), false);
-        assert_eq!(
-            run_result(&killed, 1000),
-            "partial\n[terminated by signal 9]"
-        );
+        assert_eq!(run_result(&killed, 1000), "partial\n[terminated by signal 9]");
         let slow = result(output("", "tick\n", 0, None), None, Some(15), true);
         assert_eq!(run_result(&slow, 5000), "tick\n[timed out after 5000 ms]");
         assert_eq!(exit_marker::parse(&run_result(&slow, 5000)), None);

@@ -17,8 +17,7 @@ const ENV_OVERRIDES: [(&str, &str); 4] = [
 /// A fresh non-login, non-interactive bash for this one command.
 pub fn spawn(spec: &Spec, config: &Config) -> Result<Process, Error> {
     let env = command_env(&spec.env);
-    let bash =
-        subprocess::resolve_executable(&config.bash, &env).map_err(errors::from_subprocess)?;
+    let bash = subprocess::resolve_executable(&config.bash, &env).map_err(errors::from_subprocess)?;
     subprocess::spawn(&spawn_spec(spec, bash, env)).map_err(errors::from_subprocess)
 }
 
@@ -41,11 +40,7 @@ fn spawn_spec(spec: &Spec, bash: String, env: Vec<(String, String)>) -> SpawnSpe
 
 /// The caller's env with the overrides applied; an override always wins.
 fn command_env(env: &[(String, String)]) -> Vec<(String, String)> {
-    let is_overridden = |name: &str| {
-        ENV_OVERRIDES
-            .iter()
-            .any(|(overridden, _)| *overridden == name)
-    };
+    let is_overridden = |name: &str| ENV_OVERRIDES.iter().any(|(overridden, _)| *overridden == name);
     env.iter()
         .filter(|(name, _)| !is_overridden(name))
         .cloned()
@@ -83,11 +78,7 @@ mod tests {
 
     #[test]
     fn overrides_win_over_the_callers_env() {
-        let env = command_env(&vars(&[
-            ("TERM", "xterm"),
-            ("LANG", "C"),
-            ("PAGER", "less"),
-        ]));
+        let env = command_env(&vars(&[("TERM", "xterm"), ("LANG", "C"), ("PAGER", "less")]));
         let expected = vars(&[
             ("LANG", "C"),
             ("NO_COLOR", "1"),

@@ -34,18 +34,11 @@ pub fn read(process: &Process) -> Result<Output, Error> {
     }
 
     let head = if tail_start > 0 {
-        process
-            .head(Stream::Stdout)
-            .map_err(errors::from_subprocess)?
+        process.head(Stream::Stdout).map_err(errors::from_subprocess)?
     } else {
         Vec::new()
     };
-    let bounded = Retained {
-        head,
-        tail_start,
-        tail,
-    }
-    .into_bounded();
+    let bounded = Retained { head, tail_start, tail }.into_bounded();
     Ok(Output {
         head: bounded.head,
         tail: bounded.tail,

@@ -30,9 +30,7 @@ pub fn resolve(request: Request, config: &Config) -> Result<Spec, Error> {
 pub fn check(spec: &Spec, config: &Config) -> Result<(), Error> {
     check_command(spec)?;
     if spec.timeout_ms == 0 {
-        return Err(errors::invalid_request(
-            "timeout-ms must be greater than zero",
-        ));
+        return Err(errors::invalid_request("timeout-ms must be greater than zero"));
     }
     if spec.timeout_ms > config.max_timeout_ms {
         return Err(errors::invalid_request(format!(
@@ -82,14 +80,7 @@ mod tests {
     fn makes_every_default_explicit() {
         let config = Config::default();
         let spec = resolve(request("ls", "/tmp", None), &config).ok();
-        let spec = spec.map(|s| {
-            (
-                s.timeout_ms,
-                s.max_output_bytes,
-                s.max_spill_bytes,
-                s.grace_ms,
-            )
-        });
+        let spec = spec.map(|s| (s.timeout_ms, s.max_output_bytes, s.max_spill_bytes, s.grace_ms));
         assert_eq!(spec, Some((120_000, 65_536, 67_108_864, 2_000)));
     }
 
@@ -127,10 +118,7 @@ mod tests {
             ..Config::default()
         };
         let spec = resolve(request("ls", "/", Some(10)), &config);
-        let over = spec.map(|spec| Spec {
-            timeout_ms: 11,
-            ..spec
-        });
+        let over = spec.map(|spec| Spec { timeout_ms: 11, ..spec });
         let error = over
             .and_then(|spec| check(&spec, &config))
             .err()

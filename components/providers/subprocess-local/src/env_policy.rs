@@ -9,14 +9,8 @@ const HOST_PREFIX: &str = "SEAM_";
 /// The environment of a spawn: the parent environment without credentials and host settings,
 /// with the explicit variables merged over it. Explicit variables always win, even over the
 /// scrub: passing a token on purpose is the caller's decision.
-pub fn spawn_env(
-    parent: Vec<(String, String)>,
-    explicit: Vec<(String, String)>,
-) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = parent
-        .into_iter()
-        .filter(|(name, _)| !is_withheld(name))
-        .collect();
+pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = parent.into_iter().filter(|(name, _)| !is_withheld(name)).collect();
     for (name, value) in explicit {
         match env.iter_mut().find(|(existing, _)| *existing == name) {
             Some(slot) => slot.1 = value,
@@ -28,10 +22,7 @@ pub fn spawn_env(
 
 fn is_withheld(name: &str) -> bool {
     let name = name.to_ascii_uppercase();
-    name.starts_with(HOST_PREFIX)
-        || CREDENTIAL_FRAGMENTS
-            .iter()
-            .any(|fragment| name.contains(fragment))
+    name.starts_with(HOST_PREFIX) || CREDENTIAL_FRAGMENTS.iter().any(|fragment| name.contains(fragment))
 }
 
 #[cfg(test)]
@@ -65,11 +56,7 @@ mod tests {
     #[test]
     fn explicit_variables_override_and_extend() {
         let parent = vars(&[("PATH", "/usr/bin"), ("LANG", "C")]);
-        let explicit = vars(&[
-            ("LANG", "C.UTF-8"),
-            ("TERM", "dumb"),
-            ("GITHUB_TOKEN", "given"),
-        ]);
+        let explicit = vars(&[("LANG", "C.UTF-8"), ("TERM", "dumb"), ("GITHUB_TOKEN", "given")]);
         assert_eq!(
             spawn_env(parent, explicit),
             vars(&[

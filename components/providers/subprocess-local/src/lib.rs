@@ -53,9 +53,7 @@ impl Guest for SubprocessLocal {
         check_cwd(&spec.cwd)?;
 
         log::log(Level::Debug, &format!("spawn {program} in {}", spec.cwd));
-        let argv = std::iter::once(program)
-            .chain(args.iter().cloned())
-            .collect();
+        let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
         let host_spec = host::SpawnSpec {
             argv,
             cwd: spec.cwd,
@@ -92,9 +90,7 @@ fn check_cwd(cwd: &str) -> Result<(), Error> {
         )));
     }
     if !host::is_directory(cwd) {
-        return Err(errors::cwd_invalid(format!(
-            "cwd {cwd} is not an existing directory"
-        )));
+        return Err(errors::cwd_invalid(format!("cwd {cwd} is not an existing directory")));
     }
     Ok(())
 }

@@ -18,9 +18,7 @@ pub fn executable(
         return if is_executable(command) {
             Ok(command.to_owned())
         } else {
-            Err(errors::not_found(format!(
-                "{command} is not an executable file"
-            )))
+            Err(errors::not_found(format!("{command} is not an executable file")))
         };
     }
     if command.contains('/') {
@@ -29,9 +27,7 @@ pub fn executable(
         )));
     }
     let Some((_, path)) = env.iter().find(|(name, _)| name == "PATH") else {
-        return Err(errors::not_found(format!(
-            "{command} not found: PATH is not set"
-        )));
+        return Err(errors::not_found(format!("{command} not found: PATH is not set")));
     };
     path.split(':')
         // Empty and relative entries would resolve against the working directory.
@@ -65,10 +61,7 @@ mod tests {
             executable("/usr/bin/bash", &[], on_disk).ok().as_deref(),
             Some("/usr/bin/bash")
         );
-        assert_eq!(
-            code(executable("/usr/bin/nope", &[], on_disk)),
-            "SUBPROCESS_NOT_FOUND"
-        );
+        assert_eq!(code(executable("/usr/bin/nope", &[], on_disk)), "SUBPROCESS_NOT_FOUND");
     }
 
     #[test]
@@ -104,10 +97,7 @@ mod tests {
 
     #[test]
     fn reports_missing_commands() {
-        assert_eq!(
-            code(executable("nope", &env("/bin"), on_disk)),
-            "SUBPROCESS_NOT_FOUND"
-        );
+        assert_eq!(code(executable("nope", &env("/bin"), on_disk)), "SUBPROCESS_NOT_FOUND");
         assert_eq!(code(executable("ls", &[], on_disk)), "SUBPROCESS_NOT_FOUND");
     }
 }

@@ -2,9 +2,7 @@
 //! outcomes and reads; these conversions move values across, field for field.
 
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{
-    Chunk, Collect, Input, Outcome, Output, PipeRead, Stream,
-};
+use crate::bindings::seam::subprocess::types::{Chunk, Collect, Input, Outcome, Output, PipeRead, Stream};
 
 impl From<Collect> for host::Collect {
     fn from(collect: Collect) -> Self {

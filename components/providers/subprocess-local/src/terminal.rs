@@ -6,9 +6,7 @@ use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome
 use crate::errors;
 
 pub fn unsupported() -> Error {
-    errors::unsupported(
-        "terminals need the host's PTY shim, which subprocess-local does not have yet",
-    )
+    errors::unsupported("terminals need the host's PTY shim, which subprocess-local does not have yet")
 }
 
 /// A terminal handle that cannot exist: the type has no values, so the compiler proves none

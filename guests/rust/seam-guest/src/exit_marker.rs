@@ -16,16 +16,8 @@ pub fn render(code: i32) -> String {
 /// Only the last line counts: output that prints something marker-like earlier is not a
 /// status. Only what [`render`] produces is accepted (no sign, no padding).
 pub fn parse(text: &str) -> Option<i32> {
-    let line = text
-        .lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())?
-        .trim();
-    let code = line
-        .strip_prefix(PREFIX)?
-        .strip_suffix(SUFFIX)?
-        .parse()
-        .ok()?;
+    let line = text.lines().rev().find(|line| !line.trim().is_empty())?.trim();
+    let code = line.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?.parse().ok()?;
     (render(code) == line).then_some(code)
 }
 
@@ -48,10 +40,7 @@ mod tests {
 
     #[test]
     fn reads_the_last_line_after_output() {
-        assert_eq!(
-            parse("building...\nerror: nope\n[exit code: 101]\n"),
-            Some(101)
-        );
+        assert_eq!(parse("building...\nerror: nope\n[exit code: 101]\n"), Some(101));
         assert_eq!(parse("out\r\n[exit code: 3]\r\n\r\n"), Some(3));
     }
 

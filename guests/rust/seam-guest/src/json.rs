@@ -9,8 +9,7 @@ use serde_json::Value;
 /// Only objects are accepted: serde would otherwise also read a struct from a JSON array.
 pub fn from_object<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let text = if text.trim().is_empty() { "{}" } else { text };
-    let value: Value =
-        serde_json::from_str(text).map_err(|error| format!("not valid JSON ({error})"))?;
+    let value: Value = serde_json::from_str(text).map_err(|error| format!("not valid JSON ({error})"))?;
     if !value.is_object() {
         return Err(format!("expected a JSON object, got {}", kind(&value)));
     }

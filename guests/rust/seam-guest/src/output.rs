@@ -72,21 +72,12 @@ fn is_continuation(byte: u8) -> bool {
 
 /// UTF-8 sequences are at most four bytes, so at most three continuation bytes can open a window.
 fn without_cut_char_at_start(bytes: &[u8]) -> &[u8] {
-    let cut = bytes
-        .iter()
-        .take(3)
-        .take_while(|byte| is_continuation(**byte))
-        .count();
+    let cut = bytes.iter().take(3).take_while(|byte| is_continuation(**byte)).count();
     &bytes[cut..]
 }
 
 fn without_cut_char_at_end(bytes: &[u8]) -> &[u8] {
-    let Some(lead) = bytes
-        .iter()
-        .rev()
-        .take(4)
-        .position(|byte| !is_continuation(*byte))
-    else {
+    let Some(lead) = bytes.iter().rev().take(4).position(|byte| !is_continuation(*byte)) else {
         return bytes;
     };
     let lead_index = bytes.len() - 1 - lead;

@@ -176,10 +176,7 @@ mod tests {
         collected.append(b"0123456789");
         collected.finish();
         let chunk = collected.read_from(2, 3);
-        assert_eq!(
-            (chunk.data.as_slice(), chunk.start, chunk.next),
-            (&b"678"[..], 6, 9)
-        );
+        assert_eq!((chunk.data.as_slice(), chunk.start, chunk.next), (&b"678"[..], 6, 9));
         assert!(chunk.lossy && !chunk.eof);
         assert_eq!(chunk.spill_path.as_deref(), Some(Path::new("/spill")));
         let rest = collected.read_from(chunk.next, 100);

@@ -74,8 +74,7 @@ pub(super) fn launch(spec: &SpawnSpec, stdio: ChildStdio) -> Result<Launched, Pr
 fn read_program_pid(mut report: File) -> io::Result<u32> {
     let mut raw = [0u8; 4];
     report.read_exact(&mut raw)?;
-    u32::try_from(i32::from_ne_bytes(raw))
-        .map_err(|_| io::Error::other("supervisor reported an invalid program pid"))
+    u32::try_from(i32::from_ne_bytes(raw)).map_err(|_| io::Error::other("supervisor reported an invalid program pid"))
 }
 
 /// Tears down a supervisor whose program cannot be tracked, and reaps it.

@@ -13,10 +13,10 @@
 
 mod collect;
 mod error;
+mod handle;
 mod launch;
 mod outcome;
 mod pipe_reader;
-mod process;
 mod reaper;
 mod spawner;
 mod spec;
@@ -33,8 +33,8 @@ mod tests;
 
 pub use collect::Chunk;
 pub use error::ProcessError;
+pub use handle::Process;
 pub use outcome::Outcome;
 pub use pipe_reader::PipeRead;
-pub use process::Process;
 pub use spec::{CollectSpec, DEFAULT_GRACE, OutputSpec, SpawnSpec, StdinSpec, Stream};
 pub use table::ProcessTable;

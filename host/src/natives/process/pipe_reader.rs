@@ -44,10 +44,7 @@ impl PipeReader {
     }
 
     pub(super) fn total_bytes(&self) -> u64 {
-        self.state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .total
+        self.state.lock().unwrap_or_else(PoisonError::into_inner).total
     }
 
     /// Waits up to `timeout` for data, then returns whatever one read yields (possibly nothing).
@@ -75,10 +72,7 @@ impl PipeReader {
         data.truncate(read);
         state.total += read as u64;
         state.ended = read == 0;
-        Ok(PipeRead {
-            data,
-            eof: state.ended,
-        })
+        Ok(PipeRead { data, eof: state.ended })
     }
 }
 

@@ -55,10 +55,7 @@ impl ExitLink {
                 return Some(outcome);
             }
             state = match deadline {
-                None => self
-                    .changed
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner),
+                None => self.changed.wait(state).unwrap_or_else(PoisonError::into_inner),
                 Some(deadline) => {
                     let remaining = deadline.saturating_duration_since(Instant::now());
                     if remaining.is_zero() {
@@ -115,19 +112,13 @@ impl ReaperHandoff {
 
 /// Starts the reaper before anything is launched, so a failure to start it leaves nothing
 /// running. `drains` are the collected-stream readers to join before publishing.
-pub(super) fn start_reaper(
-    link: Arc<ExitLink>,
-    drains: Vec<JoinHandle<()>>,
-) -> io::Result<ReaperHandoff> {
+pub(super) fn start_reaper(link: Arc<ExitLink>, drains: Vec<JoinHandle<()>>) -> io::Result<ReaperHandoff> {
     let (supervisor_tx, supervisor_rx) = mpsc::sync_channel(1);
     let thread_link = Arc::clone(&link);
     thread::Builder::new()
         .name("proc-reaper".to_owned())
         .spawn(move || reap(&thread_link, supervisor_rx, drains))?;
-    Ok(ReaperHandoff {
-        link,
-        supervisor_tx,
-    })
+    Ok(ReaperHandoff { link, supervisor_tx })
 }
 
 fn reap(link: &ExitLink, supervisor_rx: Receiver<Child>, drains: Vec<JoinHandle<()>>) {

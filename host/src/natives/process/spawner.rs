@@ -14,9 +14,7 @@ type Job = Box<dyn FnOnce() + Send>;
 static SPAWNER: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 
 /// Runs `job` on the spawner thread and returns its result.
-pub(super) fn run_on_spawner_thread<R: Send + 'static>(
-    job: impl FnOnce() -> R + Send + 'static,
-) -> io::Result<R> {
+pub(super) fn run_on_spawner_thread<R: Send + 'static>(job: impl FnOnce() -> R + Send + 'static) -> io::Result<R> {
     let (reply_tx, reply_rx) = mpsc::sync_channel(1);
     let wrapped: Job = Box::new(move || {
         // The caller may have given up waiting; nothing to do then.
@@ -36,13 +34,11 @@ fn spawner() -> io::Result<Sender<Job>> {
         return Ok(sender.clone());
     }
     let (sender, jobs) = mpsc::channel::<Job>();
-    thread::Builder::new()
-        .name("proc-spawner".to_owned())
-        .spawn(move || {
-            for job in jobs {
-                job();
-            }
-        })?;
+    thread::Builder::new().name("proc-spawner".to_owned()).spawn(move || {
+        for job in jobs {
+            job();
+        }
+    })?;
     *slot = Some(sender.clone());
     Ok(sender)
 }

@@ -42,14 +42,9 @@ impl SpawnSpec {
 
     /// Rejects specs that cannot be spawned faithfully, before any resource is created.
     pub(super) fn validate(&self) -> Result<(), ProcessError> {
-        let program = self
-            .argv
-            .first()
-            .ok_or_else(|| invalid("argv is empty".to_owned()))?;
+        let program = self.argv.first().ok_or_else(|| invalid("argv is empty".to_owned()))?;
         if !Path::new(program).is_absolute() {
-            return Err(invalid(format!(
-                "argv[0] {program:?} is not an absolute path"
-            )));
+            return Err(invalid(format!("argv[0] {program:?} is not an absolute path")));
         }
         if let Some(arg) = self.argv.iter().find(|arg| arg.contains('\0')) {
             return Err(invalid(format!("argument {arg:?} contains a NUL byte")));
@@ -59,9 +54,7 @@ impl SpawnSpec {
                 return Err(invalid(format!("environment name {key:?} is not valid")));
             }
             if value.contains('\0') {
-                return Err(invalid(format!(
-                    "environment value of {key} contains a NUL byte"
-                )));
+                return Err(invalid(format!("environment value of {key} contains a NUL byte")));
             }
         }
         if self.stdout == OutputSpec::Merge {

@@ -10,16 +10,16 @@ use std::thread::JoinHandle;
 
 use super::collect::{self, CollectBuffer};
 use super::error::ProcessError;
+use super::handle::{OutputEnd, Process};
 use super::launch::launch;
 use super::pipe_reader::PipeReader;
-use super::process::{OutputEnd, Process};
 use super::reaper::{ExitLink, start_reaper};
 use super::spec::{OutputSpec, SpawnSpec, StdinSpec, Stream};
 use super::spill::{self, SpillWriter};
 use super::stdin::{self, StdinPipe};
 use super::wiring::wire;
 
-pub(super) fn start(id: u64, spec: SpawnSpec) -> Result<Process, ProcessError> {
+pub(super) fn start(id: u64, mut spec: SpawnSpec) -> Result<Process, ProcessError> {
     spec.validate()?;
     let (child_stdio, host) = wire(&spec)?;
     let spill_dir = spill_dir_for(&spec)?;
@@ -38,18 +38,16 @@ pub(super) fn start(id: u64, spec: SpawnSpec) -> Result<Process, ProcessError> {
         spill_dir.as_deref(),
         &mut drains,
     )?;
-    let stdin = match (&spec.stdin, host.stdin) {
+    let stdin = match (std::mem::take(&mut spec.stdin), host.stdin) {
         (StdinSpec::Pipe, sink) => StdinPipe::new(sink),
         (StdinSpec::Bytes(bytes), Some(sink)) => {
-            stdin::feed_in_background(sink, bytes.clone())
-                .map_err(ProcessError::io("starting the stdin writer"))?;
+            stdin::feed_in_background(sink, bytes).map_err(ProcessError::io("starting the stdin writer"))?;
             StdinPipe::new(None)
         }
         _ => StdinPipe::new(None),
     };
     let exit = ExitLink::new();
-    let reaper = start_reaper(Arc::clone(&exit), drains)
-        .map_err(ProcessError::io("starting the process reaper"))?;
+    let reaper = start_reaper(Arc::clone(&exit), drains).map_err(ProcessError::io("starting the process reaper"))?;
 
     let launched = launch(&spec, child_stdio).inspect_err(|_| {
         if let Some(dir) = &spill_dir {
@@ -95,10 +93,9 @@ fn output_end(
         return Ok(OutputEnd::Piped(PipeReader::new(source)));
     };
     let spill = match (collect_spec.spill, spill_dir) {
-        (Some(limit), Some(dir)) => Some(
-            SpillWriter::create(dir, stream, limit)
-                .map_err(ProcessError::io("creating a spill file"))?,
-        ),
+        (Some(limit), Some(dir)) => {
+            Some(SpillWriter::create(dir, stream, limit).map_err(ProcessError::io("creating a spill file"))?)
+        }
         _ => None,
     };
     let spill_path = spill.as_ref().map(|spill| spill.path().to_path_buf());

@@ -15,9 +15,7 @@ pub(super) struct StdinPipe {
 impl StdinPipe {
     /// `None` for stdin that is not host-written: writes then fail with `PROCESS_STDIN_CLOSED`.
     pub(super) fn new(sink: Option<File>) -> Self {
-        Self {
-            sink: Mutex::new(sink),
-        }
+        Self { sink: Mutex::new(sink) }
     }
 
     /// Blocks while the pipe is full, like any pipe writer.
@@ -36,23 +34,18 @@ impl StdinPipe {
 
     /// Closes the pipe so the program sees end-of-file. Idempotent.
     pub(super) fn close(&self) {
-        self.sink
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
+        self.sink.lock().unwrap_or_else(PoisonError::into_inner).take();
     }
 }
 
 /// Writes `bytes` to the program's stdin from a background thread, then closes it.
 pub(super) fn feed_in_background(mut sink: File, bytes: Vec<u8>) -> io::Result<()> {
-    thread::Builder::new()
-        .name("proc-stdin".to_owned())
-        .spawn(move || {
-            if let Err(err) = sink.write_all(&bytes)
-                && err.kind() != io::ErrorKind::BrokenPipe
-            {
-                tracing::warn!(error = %err, "writing stdin bytes failed");
-            }
-        })?;
+    thread::Builder::new().name("proc-stdin".to_owned()).spawn(move || {
+        if let Err(err) = sink.write_all(&bytes)
+            && err.kind() != io::ErrorKind::BrokenPipe
+        {
+            tracing::warn!(error = %err, "writing stdin bytes failed");
+        }
+    })?;
     Ok(())
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::ProcessError;
-use super::process::Process;
+use super::handle::Process;
 use super::spec::SpawnSpec;
 use super::start::start;
 
@@ -42,9 +42,7 @@ impl ProcessTable {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<u64, Arc<Process>>> {
-        self.processes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.processes.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

@@ -84,10 +84,7 @@ impl OutputWiring {
             Some(fd) => Some(duplicate(fd.as_fd())?),
             None => None,
         };
-        Ok(Self {
-            child_fd,
-            host: None,
-        })
+        Ok(Self { child_fd, host: None })
     }
 
     fn child_stdio(&mut self) -> Stdio {
@@ -96,8 +93,7 @@ impl OutputWiring {
 }
 
 fn cloexec_pipe() -> Result<(OwnedFd, OwnedFd), ProcessError> {
-    nix::unistd::pipe2(OFlag::O_CLOEXEC)
-        .map_err(|errno| ProcessError::io("creating a pipe")(errno.into()))
+    nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| ProcessError::io("creating a pipe")(errno.into()))
 }
 
 fn duplicate(fd: BorrowedFd<'_>) -> Result<OwnedFd, ProcessError> {

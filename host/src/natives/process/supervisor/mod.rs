@@ -20,6 +20,9 @@ use libc::{c_int, c_uint, pid_t};
 
 /// Sent by the kernel to the supervisor when the thread that forked it (and so the host) dies.
 const HOST_DEATH_SIGNAL: c_int = libc::SIGHUP;
+/// Asks for an orderly exit; SIGCONT lets stopped processes act on the SIGTERM during the grace.
+const POLITE_STOP: &[c_int] = &[libc::SIGTERM, libc::SIGCONT];
+const FORCED_STOP: &[c_int] = &[libc::SIGKILL];
 /// Once SIGKILL is due, stragglers are re-signalled this often: they may still be forking.
 const KILL_RETRY_NS: u64 = 10_000_000;
 
@@ -98,7 +101,7 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
         }
         let now = sys::now_ns();
         if matches!(phase, Phase::Running) && (stop_requested || program_status.is_some()) {
-            signal_tree(program, program_status.is_none(), libc::SIGTERM);
+            signal_tree(program, program_status.is_none(), POLITE_STOP);
             phase = Phase::Terminating {
                 kill_at: now.saturating_add(grace_ns),
             };
@@ -112,7 +115,7 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
             Phase::Running => None,
             Phase::Terminating { kill_at } => Some(kill_at.saturating_sub(now)),
             Phase::Killing => {
-                signal_tree(program, program_status.is_none(), libc::SIGKILL);
+                signal_tree(program, program_status.is_none(), FORCED_STOP);
                 Some(KILL_RETRY_NS)
             }
         };
@@ -125,10 +128,7 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
 }
 
 fn is_stop_request(signal: c_int) -> bool {
-    matches!(
-        signal,
-        libc::SIGTERM | libc::SIGINT | libc::SIGQUIT | HOST_DEATH_SIGNAL
-    )
+    matches!(signal, libc::SIGTERM | libc::SIGINT | libc::SIGQUIT | HOST_DEATH_SIGNAL)
 }
 
 /// Reaps every exited child, recording the program's status. Returns false once no child is
@@ -148,15 +148,17 @@ fn reap_children(program: pid_t, program_status: &mut Option<c_int>) -> bool {
     }
 }
 
-/// Signals the program's process group and every descendant.
+/// Sends `signals` to the program's process group and to every descendant.
 ///
 /// The group is only signalled while the program is unreaped: until then its pid, and so the
 /// group id, cannot be reused by an unrelated process. Descendants that stay behind are
 /// reached through the tree walk anyway.
-fn signal_tree(program: pid_t, program_unreaped: bool, signal: c_int) {
+fn signal_tree(program: pid_t, program_unreaped: bool, signals: &[c_int]) {
     if program_unreaped {
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe { libc::kill(-program, signal) };
+        for &signal in signals {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe { libc::kill(-program, signal) };
+        }
     }
-    proc_tree::signal_descendants(signal);
+    proc_tree::signal_descendants(signals);
 }

@@ -13,11 +13,11 @@ const MAX_PENDING: usize = 4096;
 /// Upper bound on processes visited in one walk, so pid reuse can never make it loop.
 const MAX_VISITS: usize = 65_536;
 
-/// Sends `signal` to every descendant of the calling process, parents before children.
+/// Sends `signals`, in order, to every descendant of the calling process, parents first.
 ///
 /// A process's children are listed before it is signalled: once it dies they are reparented
 /// (to us) and would no longer be found under it in this round.
-pub(super) fn signal_descendants(signal: c_int) {
+pub(super) fn signal_descendants(signals: &[c_int]) {
     let mut pending = PendingPids::new();
     for_each_child(sys::own_pid(), |child| pending.push(child));
     let mut visits = 0usize;
@@ -25,8 +25,10 @@ pub(super) fn signal_descendants(signal: c_int) {
         let Some(pid) = pending.pop() else { break };
         visits += 1;
         for_each_child(pid, |child| pending.push(child));
-        // SAFETY: kill has no memory-safety preconditions.
-        unsafe { libc::kill(pid, signal) };
+        for &signal in signals {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe { libc::kill(pid, signal) };
+        }
     }
 }
 
@@ -69,14 +71,7 @@ fn for_each_child(pid: pid_t, mut visit: impl FnMut(pid_t)) {
     let mut entries = [0u8; 2048];
     loop {
         // SAFETY: the buffer pointer and length describe `entries`.
-        let filled = unsafe {
-            libc::syscall(
-                libc::SYS_getdents64,
-                dir.0,
-                entries.as_mut_ptr(),
-                entries.len(),
-            )
-        };
+        let filled = unsafe { libc::syscall(libc::SYS_getdents64, dir.0, entries.as_mut_ptr(), entries.len()) };
         let Ok(filled) = usize::try_from(filled) else {
             break;
         };
@@ -121,10 +116,7 @@ fn for_each_dirent_name(mut records: &[u8], mut visit: impl FnMut(&[u8])) {
     const RECLEN_AT: usize = 16;
     const NAME_AT: usize = 19;
     while let Some(header) = records.get(..NAME_AT) {
-        let reclen = usize::from(u16::from_ne_bytes([
-            header[RECLEN_AT],
-            header[RECLEN_AT + 1],
-        ]));
+        let reclen = usize::from(u16::from_ne_bytes([header[RECLEN_AT], header[RECLEN_AT + 1]]));
         let Some(record) = records.get(..reclen).filter(|_| reclen > NAME_AT) else {
             return;
         };
@@ -160,10 +152,7 @@ impl NumberScanner {
     fn feed(&mut self, bytes: &[u8], visit: &mut impl FnMut(pid_t)) {
         for &b in bytes {
             if b.is_ascii_digit() {
-                self.value = self
-                    .value
-                    .saturating_mul(10)
-                    .saturating_add(pid_t::from(b - b'0'));
+                self.value = self.value.saturating_mul(10).saturating_add(pid_t::from(b - b'0'));
                 self.digits += 1;
             } else {
                 self.finish(visit);
@@ -187,10 +176,7 @@ struct ProcPath {
 
 impl ProcPath {
     fn new() -> Self {
-        Self {
-            bytes: [0; 64],
-            len: 0,
-        }
+        Self { bytes: [0; 64], len: 0 }
     }
 
     /// Appends `part`; an over-long path is left unterminated-safe because the last byte is

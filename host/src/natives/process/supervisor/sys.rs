@@ -43,10 +43,7 @@ pub(super) fn own_pid() -> pid_t {
 
 /// Monotonic clock in nanoseconds.
 pub(super) fn now_ns() -> u64 {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `now` is a valid out-pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
     let secs = u64::try_from(now.tv_sec).unwrap_or(0);
@@ -66,7 +63,7 @@ pub(super) fn become_subreaper() -> io::Result<()> {
 /// Asks for `signal` when the forking thread dies; returns false if the host is already gone.
 pub(super) fn watch_for_host_death(signal: c_int, host_pid: pid_t) -> bool {
     // SAFETY: prctl with integer arguments only.
-    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong) };
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::c_ulong::from(signal.unsigned_abs())) };
     // The host may have died before the prctl: then we have already been reparented.
     // SAFETY: getppid has no preconditions.
     unsafe { libc::getppid() == host_pid }
@@ -89,7 +86,7 @@ pub(super) fn set_signal_mask(mask: &sigset_t) {
     unsafe { libc::sigprocmask(libc::SIG_SETMASK, mask, ptr::null_mut()) };
 }
 
-/// Resets every handler to SIG_DFL: the host's handlers are meaningless here, and ignored
+/// Resets every handler to `SIG_DFL`: the host's handlers are meaningless here, and ignored
 /// signals would otherwise stay ignored across exec in the program.
 pub(super) fn reset_signal_dispositions() {
     for signal in 1..=LAST_SIGNAL {
@@ -137,8 +134,7 @@ pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
 /// Only for the forked supervisor: any owner of these fds in this process is gone.
 pub(super) unsafe fn close_all_fds(fd_limit: c_uint) {
     // SAFETY: raw close_range syscall with integer arguments.
-    let closed =
-        unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
+    let closed = unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
     if closed == 0 {
         return;
     }
@@ -162,9 +158,7 @@ pub(super) fn wait_for_signal(timeout_ns: Option<u64>) -> Option<c_int> {
         tv_sec: libc::time_t::try_from(ns / 1_000_000_000).unwrap_or(libc::time_t::MAX),
         tv_nsec: libc::c_long::try_from(ns % 1_000_000_000).unwrap_or(0),
     });
-    let timeout_ptr = timeout
-        .as_ref()
-        .map_or(ptr::null(), |t| t as *const libc::timespec);
+    let timeout_ptr = timeout.as_ref().map_or(ptr::null(), |t| t as *const libc::timespec);
     // SAFETY: `all` is initialised by sigfillset; `info` and `timeout_ptr` are valid or null.
     let signal = unsafe {
         let mut all: sigset_t = std::mem::zeroed();

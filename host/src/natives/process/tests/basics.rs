@@ -20,11 +20,7 @@ fn echo_output_is_collected() {
     assert_eq!(finished(&process), exited(0));
     assert_eq!(collected(&process, Stream::Stdout), "hi\n");
     assert_eq!(collected(&process, Stream::Stderr), "");
-    assert_eq!(
-        process.terminate(),
-        exited(0),
-        "terminate on a finished process"
-    );
+    assert_eq!(process.terminate(), exited(0), "terminate on a finished process");
 }
 
 #[test]
@@ -36,9 +32,7 @@ fn exit_code_is_reported() {
 
 #[test]
 fn death_by_signal_is_reported() {
-    let process = ProcessTable::new()
-        .spawn(bash("kill -9 $$"))
-        .expect("spawn");
+    let process = ProcessTable::new().spawn(bash("kill -9 $$")).expect("spawn");
     assert_eq!(finished(&process), killed_by(9));
 }
 
@@ -51,10 +45,7 @@ fn child_gets_exactly_the_given_environment() {
     ];
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     assert_eq!(finished(&process), exited(0));
-    assert_eq!(
-        collected(&process, Stream::Stdout),
-        "ALPHA=1\nBETA=two words\n"
-    );
+    assert_eq!(collected(&process, Stream::Stdout), "ALPHA=1\nBETA=two words\n");
 }
 
 #[test]
@@ -70,10 +61,7 @@ fn child_runs_in_the_given_cwd() {
 fn pid_is_the_program_not_the_supervisor() {
     let process = ProcessTable::new().spawn(bash("echo $$")).expect("spawn");
     assert_eq!(finished(&process), exited(0));
-    assert_eq!(
-        collected(&process, Stream::Stdout),
-        format!("{}\n", process.pid())
-    );
+    assert_eq!(collected(&process, Stream::Stdout), format!("{}\n", process.pid()));
 }
 
 #[test]
@@ -85,18 +73,10 @@ fn program_has_its_own_group_under_a_supervisor_holding_no_fds() {
     wait_for_sleeps(&marker, 1);
     let pid = i32::try_from(process.pid()).expect("pid");
     let fields = stat_fields(pid).expect("program stat");
-    assert_eq!(
-        fields[2],
-        pid.to_string(),
-        "program leads its own process group"
-    );
+    assert_eq!(fields[2], pid.to_string(), "program leads its own process group");
     let supervisor: i32 = fields[1].parse().expect("ppid");
     let host = std::process::id().to_string();
-    assert_eq!(
-        stat_field(supervisor, 1),
-        Some(host),
-        "supervisor is the host's child"
-    );
+    assert_eq!(stat_field(supervisor, 1), Some(host), "supervisor is the host's child");
     let supervisor_fds = std::fs::read_dir(format!("/proc/{supervisor}/fd"))
         .expect("supervisor fd dir")
         .count();
@@ -114,11 +94,7 @@ fn ids_increase_and_the_table_forgets() {
     assert!(table.get(first.id()).is_some());
     table.forget(first.id());
     assert!(table.get(first.id()).is_none());
-    assert_eq!(
-        finished(&first),
-        exited(0),
-        "a forgotten process stays usable"
-    );
+    assert_eq!(finished(&first), exited(0), "a forgotten process stays usable");
 }
 
 #[test]
@@ -155,9 +131,5 @@ fn wait_times_out_on_a_running_process() {
     assert_eq!(process.wait(Some(Duration::from_millis(50))), None);
     assert_eq!(process.outcome(), None);
     assert_eq!(process.terminate(), killed_by(15));
-    assert_eq!(
-        process.terminate(),
-        killed_by(15),
-        "terminate is idempotent"
-    );
+    assert_eq!(process.terminate(), killed_by(15), "terminate is idempotent");
 }

@@ -4,6 +4,7 @@
 mod basics;
 mod host_children;
 mod output;
+mod overhead;
 mod stdin;
 mod tree;
 
@@ -51,9 +52,7 @@ pub(super) fn finished(process: &Process) -> Outcome {
 }
 
 pub(super) fn collected(process: &Process, stream: Stream) -> String {
-    let chunk = process
-        .read_from(stream, 0, usize::MAX)
-        .expect("collected stream");
+    let chunk = process.read_from(stream, 0, usize::MAX).expect("collected stream");
     String::from_utf8_lossy(&chunk.data).into_owned()
 }
 
@@ -77,10 +76,7 @@ pub(super) fn marker(whole_seconds: u32) -> String {
     fs::File::open("/dev/urandom")
         .and_then(|mut random| random.read_exact(&mut raw))
         .expect("read /dev/urandom");
-    format!(
-        "{whole_seconds}.{:09}",
-        u32::from_ne_bytes(raw) % 1_000_000_000
-    )
+    format!("{whole_seconds}.{:09}", u32::from_ne_bytes(raw) % 1_000_000_000)
 }
 
 /// A process seen carrying a marker; the start time tells it apart from a later pid reuse.
@@ -121,19 +117,14 @@ pub(super) fn processes_with(marker: &str) -> Vec<Sighting> {
                 return None;
             }
             let start_time = stat_field(pid, 19)?.parse().ok()?;
-            Some(Sighting {
-                pid,
-                argv,
-                start_time,
-            })
+            Some(Sighting { pid, argv, start_time })
         })
         .collect()
 }
 
 /// True if this very process (same pid and start time) still exists, zombie or not.
 pub(super) fn still_exists(sighting: &Sighting) -> bool {
-    stat_field(sighting.pid, 19).and_then(|start| start.parse::<u64>().ok())
-        == Some(sighting.start_time)
+    stat_field(sighting.pid, 19).and_then(|start| start.parse::<u64>().ok()) == Some(sighting.start_time)
 }
 
 /// Waits until at least `count` `sleep <marker>` processes run; returns every marked process.
@@ -154,10 +145,7 @@ pub(super) fn wait_for_sleeps(marker: &str, count: usize) -> Vec<Sighting> {
 }
 
 pub(super) fn is_sleep(sighting: &Sighting, marker: &str) -> bool {
-    sighting
-        .argv
-        .first()
-        .is_some_and(|arg0| arg0.ends_with("sleep"))
+    sighting.argv.first().is_some_and(|arg0| arg0.ends_with("sleep"))
         && sighting.argv.get(1).map(String::as_str) == Some(marker)
 }
 
@@ -171,10 +159,7 @@ pub(super) fn assert_all_gone(marker: &str, sightings: &[Sighting]) {
         .filter(|sighting| still_exists(sighting))
         .map(|sighting| (sighting, stat_field(sighting.pid, 0)))
         .collect();
-    assert!(
-        lingering.is_empty(),
-        "still present (with state): {lingering:?}"
-    );
+    assert!(lingering.is_empty(), "still present (with state): {lingering:?}");
 }
 
 /// Like [`assert_all_gone`], allowing `within` for the teardown to happen.

@@ -12,9 +12,7 @@ use crate::natives::process::ProcessTable;
 const LINES: u32 = 2000;
 
 fn numbered_lines() -> Vec<u8> {
-    (1..=LINES)
-        .flat_map(|i| format!("line{i}\n").into_bytes())
-        .collect()
+    (1..=LINES).flat_map(|i| format!("line{i}\n").into_bytes()).collect()
 }
 
 fn print_numbered_lines(stdout: OutputSpec) -> Arc<Process> {
@@ -37,16 +35,11 @@ fn tail_window_slides_and_head_is_kept() {
     assert_eq!(process.total_bytes(Stream::Stdout), total);
     assert_eq!(process.head(Stream::Stdout), &expected[..16]);
 
-    let chunk = process
-        .read_from(Stream::Stdout, 0, usize::MAX)
-        .expect("read");
+    let chunk = process.read_from(Stream::Stdout, 0, usize::MAX).expect("read");
     assert!(chunk.lossy, "offset 0 slid out of the window");
     assert_eq!(chunk.start, total - 100);
     assert_eq!(chunk.data, &expected[expected.len() - 100..]);
-    assert_eq!(
-        (chunk.next, chunk.eof, chunk.spill_path),
-        (total, true, None)
-    );
+    assert_eq!((chunk.next, chunk.eof, chunk.spill_path), (total, true, None));
 }
 
 #[test]
@@ -58,13 +51,8 @@ fn reads_inside_the_window_are_exact_and_bounded() {
     let first = process.read_from(Stream::Stdout, from, 20).expect("read");
     assert!(!first.lossy && !first.eof);
     assert_eq!((first.start, first.next), (from, from + 20));
-    assert_eq!(
-        first.data,
-        &expected[expected.len() - 50..expected.len() - 30]
-    );
-    let rest = process
-        .read_from(Stream::Stdout, first.next, 1000)
-        .expect("read");
+    assert_eq!(first.data, &expected[expected.len() - 50..expected.len() - 30]);
+    let rest = process.read_from(Stream::Stdout, first.next, 1000).expect("read");
     assert_eq!(rest.data, &expected[expected.len() - 30..]);
     assert!(rest.eof && !rest.lossy);
 }
@@ -73,24 +61,16 @@ fn reads_inside_the_window_are_exact_and_bounded() {
 fn lossy_reads_point_to_a_private_spill_file_with_the_whole_stream() {
     let expected = numbered_lines();
     let process = print_numbered_lines(collect(100, 0, Some(1 << 20)));
-    let chunk = process
-        .read_from(Stream::Stdout, 0, usize::MAX)
-        .expect("read");
+    let chunk = process.read_from(Stream::Stdout, 0, usize::MAX).expect("read");
     assert!(chunk.lossy);
     let spill = chunk.spill_path.expect("lossy read names the spill file");
-    assert_eq!(
-        process.spill_path(Stream::Stdout).as_deref(),
-        Some(spill.as_path())
-    );
+    assert_eq!(process.spill_path(Stream::Stdout).as_deref(), Some(spill.as_path()));
     assert_eq!(fs::read(&spill).expect("spill contents"), expected);
     assert_eq!(mode_of(&spill), 0o600);
     let dir = spill.parent().expect("spill dir");
     assert_eq!(mode_of(dir), 0o700);
     assert_eq!(dir.parent(), Some(std::env::temp_dir().as_path()));
-    let name = dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or_default();
+    let name = dir.file_name().and_then(|name| name.to_str()).unwrap_or_default();
     assert!(name.starts_with("seam-"), "{name}");
     fs::remove_dir_all(dir).expect("clean up spill dir");
 }
@@ -112,12 +92,7 @@ fn wait_returns_only_after_all_output_is_collected() {
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     assert_eq!(finished(&process), exited(0));
     assert_eq!(process.total_bytes(Stream::Stdout), 5_000_000);
-    assert!(
-        process
-            .read_from(Stream::Stdout, 4_999_000, 2000)
-            .expect("read")
-            .eof
-    );
+    assert!(process.read_from(Stream::Stdout, 4_999_000, 2000).expect("read").eof);
 }
 
 #[test]
@@ -137,9 +112,7 @@ fn merged_stderr_interleaves_into_collected_stdout() {
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     assert_eq!(finished(&process), exited(0));
     assert_eq!(collected(&process, Stream::Stdout), "a\nb\nc\n");
-    let err = process
-        .read_from(Stream::Stderr, 0, 10)
-        .expect_err("merged");
+    let err = process.read_from(Stream::Stderr, 0, 10).expect_err("merged");
     assert_eq!(err.code(), "PROCESS_STREAM_NOT_COLLECTED");
 }
 

@@ -38,9 +38,7 @@ fn large_bytes_stdin_does_not_deadlock() {
     spec.stdout = collect(input.len(), 0, None);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     assert_eq!(finished(&process), exited(0));
-    let chunk = process
-        .read_from(Stream::Stdout, 0, usize::MAX)
-        .expect("read");
+    let chunk = process.read_from(Stream::Stdout, 0, usize::MAX).expect("read");
     assert!(chunk.data == input && chunk.eof);
 }
 
@@ -65,9 +63,7 @@ fn piped_stdin_is_written_then_closed() {
 
 #[test]
 fn stdin_that_is_not_piped_cannot_be_written() {
-    let process = ProcessTable::new()
-        .spawn(spec(&["/usr/bin/true"]))
-        .expect("spawn");
+    let process = ProcessTable::new().spawn(spec(&["/usr/bin/true"])).expect("spawn");
     let err = process.write_stdin(b"x").expect_err("stdin is /dev/null");
     assert_eq!(err.code(), "PROCESS_STDIN_CLOSED");
     finished(&process);

@@ -46,9 +46,7 @@ fn terminate_and_check(process: &Arc<Process>, marker: &str, sleeps: usize) -> (
 fn terminate_kills_a_setsid_grandchild() {
     let marker = marker(301);
     let process = ProcessTable::new()
-        .spawn(bash(&format!(
-            "/usr/bin/setsid /usr/bin/sleep {marker} & wait"
-        )))
+        .spawn(bash(&format!("/usr/bin/setsid /usr/bin/sleep {marker} & wait")))
         .expect("spawn");
     let sleep = wait_for_sleeps(&marker, 1)
         .into_iter()
@@ -92,9 +90,7 @@ fn terminate_kills_a_double_forked_daemon() {
 #[test]
 fn terminate_kills_a_term_ignoring_program_after_the_grace() {
     let marker = marker(303);
-    let mut spec = bash(&format!(
-        "trap '' TERM; /usr/bin/sleep {marker}; echo survived"
-    ));
+    let mut spec = bash(&format!("trap '' TERM; /usr/bin/sleep {marker}; echo survived"));
     spec.grace = Duration::from_millis(500);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
     let (outcome, took) = terminate_and_check(&process, &marker, 1);
@@ -107,22 +103,34 @@ fn terminate_kills_a_term_ignoring_program_after_the_grace() {
 }
 
 #[test]
+fn terminate_wakes_a_stopped_program_so_it_can_exit_gracefully() {
+    let marker = marker(306);
+    let mut spec = bash(&format!("/usr/bin/sleep {marker} & kill -STOP $$; wait"));
+    spec.grace = Duration::from_secs(5);
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    let pid = i32::try_from(process.pid()).expect("pid");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while stat_field(pid, 0).as_deref() != Some("T") {
+        assert!(Instant::now() < deadline, "bash never stopped");
+        thread::sleep(Duration::from_millis(10));
+    }
+    let (outcome, took) = terminate_and_check(&process, &marker, 1);
+    assert_eq!(outcome, killed_by(15), "SIGTERM, not the SIGKILL after the grace");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+}
+
+#[test]
 fn dropping_a_running_handle_leaves_nothing_behind() {
     let marker = marker(304);
     let table = ProcessTable::new();
     let process = table
-        .spawn(bash(&format!(
-            "/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"
-        )))
+        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
         .expect("spawn");
     let sightings = wait_for_sleeps(&marker, 2);
     table.forget(process.id());
     let started = Instant::now();
     drop(process);
-    assert!(
-        started.elapsed() < TEST_GRACE,
-        "drop must not wait for the grace"
-    );
+    assert!(started.elapsed() < TEST_GRACE, "drop must not wait for the grace");
     assert_all_gone_within(&marker, &sightings, Duration::from_secs(3));
 }
 
@@ -137,9 +145,7 @@ fn host_death_helper() {
     };
     let table = ProcessTable::new();
     let _process = table
-        .spawn(bash(&format!(
-            "/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"
-        )))
+        .spawn(bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}")))
         .expect("spawn");
     thread::sleep(Duration::from_secs(60));
 }

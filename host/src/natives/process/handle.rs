@@ -61,9 +61,7 @@ impl Process {
 
     /// The first `head_bytes` of a collected stream (empty for other streams).
     pub fn head(&self, stream: Stream) -> Vec<u8> {
-        self.collected(stream)
-            .map(|collected| collected.head())
-            .unwrap_or_default()
+        self.collected(stream).map(CollectBuffer::head).unwrap_or_default()
     }
 
     /// Bytes the host has received so far on a collected or piped stream (0 for others).
@@ -82,12 +80,7 @@ impl Process {
     }
 
     /// Reads a piped stream, waiting at most `timeout` for data.
-    pub fn read_pipe(
-        &self,
-        stream: Stream,
-        max: usize,
-        timeout: Duration,
-    ) -> Result<PipeRead, ProcessError> {
+    pub fn read_pipe(&self, stream: Stream, max: usize, timeout: Duration) -> Result<PipeRead, ProcessError> {
         match self.output(stream) {
             OutputEnd::Piped(piped) => piped.read(max, timeout),
             _ => Err(ProcessError::StreamNotPiped(stream)),
