@@ -25,7 +25,11 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     );
     for node in &graph {
         println!("{} [{}]", node.component, node.role);
-        let wasi = node.imports.iter().filter(|(import, _)| import.starts_with("wasi:")).count();
+        let wasi = node
+            .imports
+            .iter()
+            .filter(|(import, _)| import.starts_with("wasi:"))
+            .count();
         for (import, served_by) in node.imports.iter().filter(|(import, _)| !import.starts_with("wasi:")) {
             println!("    {import} <- {served_by}");
         }
