@@ -1,7 +1,7 @@
 //! Native process shim: spawns OS programs for the host and manages their trees and output.
 //!
-//! Linux only. Every program runs in its own process group under a per-spawn supervisor (see
-//! [`supervisor`]): a child subreaper that reaps the program and all its descendants, tears the
+//! Linux only. Every program runs in its own process group under a per-spawn supervisor (the
+//! `supervisor` module): a child subreaper that reaps the program and all its descendants, tears the
 //! tree down on request (SIGTERM, then SIGKILL after the grace period), terminates leftover
 //! descendants when the program exits, and exits with the program's status. The host waits on
 //! the supervisor alone, so it never reaps (or steals the status of) any other child.
@@ -10,6 +10,11 @@
 //! bounded memory with an optional spill file. Spill files live in a private per-process
 //! directory under the system temp dir and are kept after the process ends, so their paths can
 //! be shown to users; removing them is the caller's job.
+//!
+//! Requirements on the host process: SIGCHLD must not be ignored (the kernel would then reap
+//! supervisors itself and their statuses would be lost), and SIGPIPE should stay ignored (the
+//! Rust runtime default) so that writing to a closed stdin returns an error instead of killing
+//! the host. If the host dies, every supervisor tears its tree down.
 
 mod collect;
 mod error;

@@ -2,14 +2,15 @@
 //!
 //! That child makes itself a child subreaper and forks once more: the grandchild returns to std,
 //! which execs the program; the child stays behind as the supervisor and never returns. It
-//! holds no fds, reaps everything beneath it (orphans of setsid'd or double-forked descendants
-//! are reparented to it) and exits with the program's status once nothing is left, so waiting on
-//! it means waiting on the whole tree.
+//! holds neither fds nor the host's memory, reaps everything beneath it (orphans of setsid'd or
+//! double-forked descendants are reparented to it) and exits with the program's status once
+//! nothing is left, so waiting on it means waiting on the whole tree.
 //!
 //! Everything here runs in a forked copy of a multi-threaded host and must stay
 //! async-signal-safe (see [`sys`]).
 
 mod proc_tree;
+mod release_memory;
 mod sys;
 
 use std::io;
@@ -56,6 +57,8 @@ impl SupervisorPlan {
 /// # Safety
 /// Must only be called from `CommandExt::pre_exec`, in the child std just forked.
 pub(super) unsafe fn split_off_program(plan: &SupervisorPlan) -> io::Result<()> {
+    // `plan` lives in the heap, which the supervisor releases below: keep a copy on the stack.
+    let plan = *plan;
     sys::become_subreaper()?;
     // Signals stay blocked in the supervisor for good: they are consumed synchronously.
     let program_mask = sys::block_all_signals();
@@ -78,6 +81,8 @@ pub(super) unsafe fn split_off_program(plan: &SupervisorPlan) -> io::Result<()> 
             // SAFETY: we are the forked supervisor; nothing here owns these fds any more.
             unsafe { sys::close_all_fds(plan.fd_limit) };
             sys::leave_working_directory();
+            // SAFETY: from here on only stack data and static code are used.
+            unsafe { release_memory::release_host_memory() };
             supervise(program, plan.grace_ns, !host_alive)
         }
     }

@@ -4,8 +4,8 @@
 mod basics;
 mod host_children;
 mod output;
-mod overhead;
 mod stdin;
+mod supervisor;
 mod tree;
 
 use std::fs;
