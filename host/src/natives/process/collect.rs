@@ -62,6 +62,10 @@ impl CollectBuffer {
         self.lock().head.clone()
     }
 
+    fn window_capacity(&self) -> u64 {
+        self.lock().tail.capacity() as u64
+    }
+
     pub(super) fn total_bytes(&self) -> u64 {
         self.lock().total
     }
@@ -140,6 +144,13 @@ fn drain(mut source: File, buffer: &CollectBuffer, mut spill: Option<SpillWriter
         }
     }
     buffer.finish();
+    // A stream that never outgrew its window is whole in memory: no reader can be sent to the
+    // spill file, so do not leave it (and its private directory) behind.
+    if let Some(spill) = spill
+        && buffer.total_bytes() <= buffer.window_capacity()
+    {
+        spill.discard();
+    }
 }
 
 #[cfg(test)]

@@ -75,6 +75,15 @@ impl SpillWriter {
         &self.path
     }
 
+    /// Remove the spill file, and its directory once no other stream's file is in it.
+    pub(super) fn discard(self) {
+        drop(self.file);
+        let _ = std::fs::remove_file(&self.path);
+        if let Some(dir) = self.path.parent() {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+
     pub(super) fn write(&mut self, data: &[u8]) {
         let Some(file) = self.file.as_mut() else {
             return;

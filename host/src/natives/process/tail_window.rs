@@ -15,6 +15,10 @@ impl TailWindow {
         }
     }
 
+    pub(super) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     pub(super) fn len(&self) -> usize {
         self.bytes.len()
     }
