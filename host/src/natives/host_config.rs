@@ -10,6 +10,10 @@ impl config::Host for Lane {
     fn get(&mut self) -> Result<String> {
         Ok(self.linked.nodes[self.current()].config.clone())
     }
+
+    fn settings(&mut self) -> Result<config::WorldSettings> {
+        Ok(self.linked.settings.clone())
+    }
 }
 
 impl context::Host for Lane {

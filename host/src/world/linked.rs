@@ -7,6 +7,7 @@ use crate::link::forward;
 use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role, Target};
 use crate::natives::HostState;
 use crate::natives::bindings;
+use crate::natives::bindings::natives::seam::host::config::WorldSettings;
 use crate::world::file::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
@@ -29,6 +30,8 @@ pub struct Linked {
     pub limits: Limits,
     /// Prefix of this world's state namespaces.
     pub key: String,
+    /// The world's session defaults, as providers read them.
+    pub settings: WorldSettings,
 }
 
 impl Linked {
@@ -48,6 +51,7 @@ pub fn link(
     host: Arc<HostState>,
     limits: Limits,
     key: String,
+    settings: WorldSettings,
 ) -> Result<Linked, LinkError> {
     let (decls, configs): (Vec<_>, Vec<_>) = inputs.into_iter().map(|i| (i.decl, i.config)).unzip();
     let mut plan = plan::plan(engine, &decls)?;
@@ -74,6 +78,7 @@ pub fn link(
         host,
         limits,
         key,
+        settings,
     })
 }
 

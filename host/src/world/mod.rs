@@ -100,7 +100,18 @@ impl World {
             inputs.push(runtime.node_input(&file, component, Role::Tool, None, false)?);
         }
         let key = format!("world-{}", runtime.next_world_id());
-        let linked = linked::link(&runtime.engine, inputs, runtime.host.clone(), file.limits.clone(), key)?;
+        let settings = crate::natives::bindings::natives::seam::host::config::WorldSettings {
+            workspace: workspace.display().to_string(),
+            sandbox_mode: file.sandbox.as_str().to_string(),
+        };
+        let linked = linked::link(
+            &runtime.engine,
+            inputs,
+            runtime.host.clone(),
+            file.limits.clone(),
+            key,
+            settings,
+        )?;
         let mut world = Self {
             runtime: runtime.clone(),
             linked: Arc::new(linked),
