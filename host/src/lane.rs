@@ -41,6 +41,8 @@ pub struct CallContext {
     pub call_id: String,
     pub cancelled: Arc<AtomicBool>,
     pub progress: Option<ProgressSink>,
+    /// Who answers approval requests for this call; none means no human can be asked.
+    pub asker: Option<crate::approval::Asker>,
 }
 
 impl CallContext {

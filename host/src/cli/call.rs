@@ -26,7 +26,7 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
         return batch(world);
     }
     let tool = args.tool.as_deref().unwrap_or_default();
-    let result = world.call(tool, &args.arguments, world.call_context("cli"));
+    let result = world.call(tool, &args.arguments, context(world, "cli"));
     if args.json {
         println!("{}", serde_json::to_string(&result)?);
     } else {
@@ -40,6 +40,13 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Approvals are asked on the controlling terminal, whatever stdin and stdout carry.
+fn context(world: &World, call_id: &str) -> seam_host::CallContext {
+    let mut context = world.call_context(call_id);
+    context.asker = Some(seam_host::approval::terminal_asker());
+    context
 }
 
 fn print_content(result: &ToolResult) {
@@ -76,11 +83,7 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
                 } else {
                     call.args.to_string()
                 };
-                world.call(
-                    &call.tool,
-                    &arguments,
-                    world.call_context(&format!("batch-{}", index + 1)),
-                )
+                world.call(&call.tool, &arguments, context(world, &format!("batch-{}", index + 1)))
             }
             Err(e) => ToolResult::error(
                 "INVALID_REQUEST",

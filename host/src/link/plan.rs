@@ -17,6 +17,8 @@ pub const NATIVES: &[&str] = &["process", "log", "state", "config"];
 const NATIVE_VERSION: &str = "0.1.0";
 /// The call context a tool may import (implemented by the host, not a native).
 pub const CALL_CONTEXT: &str = "seam:tool/context";
+/// The channel to a human; served by the host unless a provider of the world exports it.
+pub const ASKER: &str = "seam:approval/asker";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -41,6 +43,8 @@ pub enum Target {
     Wasi,
     Native,
     CallContext,
+    /// seam:approval/asker answered by whoever called (terminal, MCP client, embedder).
+    Asker,
     /// An interface of types only: nothing to serve.
     TypesOnly,
     Provider(Forward),
@@ -184,7 +188,10 @@ fn resolve(
         return Ok(Target::TypesOnly);
     }
 
-    let provider = choose_provider(nodes, exports, index, import, &wanted)?;
+    let provider = match choose_provider(nodes, exports, index, import, &wanted) {
+        Err(LinkError::Missing { .. }) if wanted.unversioned() == ASKER => return Ok(Target::Asker),
+        chosen => chosen?,
+    };
     let (export_raw, export_item) = exports[provider]
         .iter()
         .find(|(n, _)| InterfaceName::parse(n).is_some_and(|n| n.serves(&wanted)))

@@ -24,3 +24,16 @@ pub mod tool {
         imports: { default: trappable },
     });
 }
+
+pub mod asker {
+    wasmtime::component::bindgen!({
+        inline: "
+            package seam:host-asker;
+            world asker {
+                import seam:approval/asker@0.1.0;
+            }
+        ",
+        path: "../wit/approval",
+        imports: { default: trappable },
+    });
+}

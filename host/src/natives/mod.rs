@@ -2,6 +2,7 @@
 //! providers import are implemented on it in `host_*` modules, over shared `HostState`.
 
 pub mod bindings;
+mod host_asker;
 mod host_config;
 mod host_log;
 mod host_process;

@@ -84,7 +84,7 @@ pub fn link(
 
 fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result<Linker<Lane>> {
     let mut linker = Linker::new(engine);
-    let (mut wasi, mut natives, mut context) = (false, false, false);
+    let (mut wasi, mut natives, mut context, mut asker) = (false, false, false, false);
     for import in imports {
         match &import.target {
             Target::Wasi if !wasi => {
@@ -98,6 +98,10 @@ fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result
             Target::CallContext if !context => {
                 bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
                 context = true;
+            }
+            Target::Asker if !asker => {
+                bindings::asker::seam::approval::asker::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+                asker = true;
             }
             Target::TypesOnly => {
                 linker.instance(&import.name)?;

@@ -103,6 +103,10 @@ impl World {
         let settings = crate::natives::bindings::natives::seam::host::config::WorldSettings {
             workspace: workspace.display().to_string(),
             sandbox_mode: file.sandbox.as_str().to_string(),
+            temp_dir: std::fs::canonicalize(std::env::temp_dir())
+                .unwrap_or_else(|_| std::env::temp_dir())
+                .display()
+                .to_string(),
         };
         let linked = linked::link(
             &runtime.engine,
@@ -183,6 +187,7 @@ impl World {
             call_id: call_id.to_string(),
             cancelled: Default::default(),
             progress: None,
+            asker: None,
         }
     }
 
@@ -255,6 +260,7 @@ impl World {
                             Target::Wasi => "host (WASI, nothing granted)".to_string(),
                             Target::Native => "host (native)".to_string(),
                             Target::CallContext => "host (call context)".to_string(),
+                            Target::Asker => "host (asks the caller's human)".to_string(),
                             Target::TypesOnly => "types only".to_string(),
                             Target::Provider(f) => {
                                 format!("{} ({})", self.linked.nodes[f.provider].name, f.export)

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use crate::bindings::seam::sandbox::types::Policy;
 use crate::bindings::seam::shell::shell::Request;
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -12,18 +13,20 @@ pub struct BashArgs {
     pub workdir: Option<String>,
     /// For people watching, not for the shell.
     pub description: Option<String>,
+    /// Escalation: the wider sandbox mode asked for this one call (only when the shell confines).
+    pub sandbox_permissions: Option<String>,
+    /// Escalation: why the wider mode is needed; comes paired with `sandbox_permissions`.
+    pub justification: Option<String>,
 }
 
 impl BashArgs {
-    pub fn into_request(self, session_cwd: &str) -> Request {
-        let cwd = workdir(self.workdir.as_deref(), session_cwd);
+    pub fn request(&self, session_cwd: &str, policy: Policy) -> Request {
         Request {
-            command: self.command,
-            cwd,
+            command: self.command.clone(),
+            cwd: workdir(self.workdir.as_deref(), session_cwd),
             timeout_ms: self.timeout_ms,
             env: Vec::new(),
-            // The tool exposes no sandbox choice; the shell provider applies its own.
-            sandbox: None,
+            sandbox: Some(policy),
         }
     }
 }
@@ -61,12 +64,29 @@ mod tests {
     }
 
     #[test]
-    fn arguments_make_a_request() {
+    fn arguments_make_a_request_carrying_the_policy() {
+        use crate::bindings::seam::sandbox::types::Mode;
+        let policy = Policy {
+            mode: Mode::ReadOnly,
+            workspace_root: "/work".into(),
+            writable_roots: vec![],
+        };
         let args: Result<BashArgs, _> =
             seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "src"}"#);
-        let request = args.map(|args| args.into_request("/work"));
-        let request = request.map(|r| (r.command, r.cwd, r.timeout_ms, r.env.len(), r.sandbox.is_none()));
-        assert_eq!(request, Ok(("ls".into(), "/work/src".into(), Some(500), 0, true)));
+        let request = args.map(|args| args.request("/work", policy));
+        let request = request.map(|r| {
+            (
+                r.command,
+                r.cwd,
+                r.timeout_ms,
+                r.env.len(),
+                r.sandbox.map(|p| p.workspace_root),
+            )
+        });
+        assert_eq!(
+            request,
+            Ok(("ls".into(), "/work/src".into(), Some(500), 0, Some("/work".into())))
+        );
     }
 
     #[test]

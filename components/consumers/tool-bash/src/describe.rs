@@ -48,11 +48,40 @@ const INPUT_SCHEMA: &str = r#"{
   "additionalProperties": false
 }"#;
 
-pub fn bash() -> ToolSpec {
+/// The escalation arguments, offered only when the shell confines commands. The enum names
+/// every wider mode; whether a mode is wider than the call's own is checked when it runs.
+const ESCALATION_PROPERTIES: &str = r#"{
+  "sandbox_permissions": {
+    "type": "string",
+    "enum": ["workspace-write", "danger-full-access"],
+    "description": "Run this one call under a wider sandbox mode. Only after a command was denied by the sandbox, and only with `justification`; a human approves it first. It never changes the session's mode."
+  },
+  "justification": {
+    "type": "string",
+    "description": "Why this command needs the wider mode, in one sentence for the human who approves it. Required with sandbox_permissions."
+  }
+}"#;
+
+/// `sandbox` is the policy paragraph when the shell confines commands, none otherwise.
+pub fn bash(sandbox: Option<String>) -> ToolSpec {
+    let mut schema: serde_json::Value = serde_json::from_str(INPUT_SCHEMA).unwrap_or_default();
+    let mut description = DESCRIPTION.to_owned();
+    if let Some(policy) = sandbox {
+        let extra: serde_json::Value = serde_json::from_str(ESCALATION_PROPERTIES).unwrap_or_default();
+        if let (Some(properties), Some(extra)) = (schema["properties"].as_object_mut(), extra.as_object()) {
+            properties.extend(extra.clone());
+        }
+        description.push_str("\n- Commands run in an OS sandbox. ");
+        description.push_str(&policy);
+        description.push_str(
+            " A denied file access ends the result with `[sandbox: file access denied under MODE mode]`; \
+             to retry once under a wider mode, pass `sandbox_permissions` with a `justification`.",
+        );
+    }
     ToolSpec {
         name: NAME.to_owned(),
-        description: DESCRIPTION.to_owned(),
-        input_schema: INPUT_SCHEMA.to_owned(),
+        description,
+        input_schema: schema.to_string(),
     }
 }
 
@@ -78,8 +107,22 @@ mod tests {
     }
 
     #[test]
+    fn escalation_arguments_are_offered_only_when_confining() {
+        let plain: serde_json::Value = serde_json::from_str(&bash(None).input_schema).unwrap_or_default();
+        assert!(plain["properties"]["sandbox_permissions"].is_null());
+        let confining = bash(Some("Sandbox: read-only mode.".into()));
+        let schema: serde_json::Value = serde_json::from_str(&confining.input_schema).unwrap_or_default();
+        assert_eq!(
+            schema["properties"]["sandbox_permissions"]["enum"][1],
+            "danger-full-access"
+        );
+        assert!(confining.description.contains("Sandbox: read-only mode."));
+    }
+
+    #[test]
     fn every_schema_property_is_accepted() {
-        let all = r#"{"command": "ls", "timeout_ms": 1, "workdir": "/", "description": "List the root directory"}"#;
+        let all = r#"{"command": "ls", "timeout_ms": 1, "workdir": "/", "description": "List the root directory",
+            "sandbox_permissions": "workspace-write", "justification": "It writes the build output"}"#;
         assert!(seam_guest::args::parse::<crate::args::BashArgs>(all).is_ok());
     }
 }

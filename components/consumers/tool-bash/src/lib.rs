@@ -3,6 +3,7 @@
 
 mod args;
 mod describe;
+mod escalate;
 mod render;
 mod tool_result;
 
@@ -13,17 +14,27 @@ mod bindings {
 
             world tool-bash {
                 import seam:shell/shell@0.1.0;
+                import seam:sandbox/policy@0.1.0;
+                import seam:sandbox/escalation@0.1.0;
+                import seam:approval/approval@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
         "#,
         // Dependencies first: shell uses seam:sandbox.
-        path: ["../../../wit/sandbox", "../../../wit/shell", "../../../wit/tool"],
+        path: [
+            "../../../wit/sandbox",
+            "../../../wit/approval",
+            "../../../wit/shell",
+            "../../../wit/tool",
+        ],
         generate_all,
     });
 }
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
+use bindings::seam::sandbox::policy;
+use bindings::seam::sandbox::types::Policy;
 use bindings::seam::shell::shell::{self, Request};
 use bindings::seam::tool::context;
 
@@ -33,7 +44,15 @@ struct ToolBash;
 
 impl Guest for ToolBash {
     fn describe() -> Vec<ToolSpec> {
-        vec![describe::bash()]
+        // The deployment's policy, described to the model when the shell confines commands.
+        let sandbox = shell::confines()
+            .then(|| {
+                policy::resolve("", None, None)
+                    .ok()
+                    .map(|effective| policy::describe(&effective))
+            })
+            .flatten();
+        vec![describe::bash(sandbox)]
     }
 
     fn invoke(call: Call) -> ToolResult {
@@ -54,7 +73,11 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         // The short description is what a client shows while the command runs.
         context::progress(0.0, None, Some(description));
     }
-    match execute(&args.into_request(&call.session.cwd)) {
+    let policy = match escalate::policy_for(call, &args, shell::confines()) {
+        Ok(policy) => policy,
+        Err(refused) => return refused,
+    };
+    match execute(&args.request(&call.session.cwd, policy.clone()), &policy) {
         Ok(text) => seam_guest::ToolResult::text(text),
         // The shell refused the request or could not run it. A failing command is not an
         // error: it renders as text with its exit code.
@@ -63,10 +86,15 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
 }
 
 /// Resolve, run and render; the shell's error when it refused or failed.
-fn execute(request: &Request) -> Result<String, shell::Error> {
+fn execute(request: &Request, policy: &Policy) -> Result<String, shell::Error> {
     let spec = shell::resolve(request)?;
     let result = shell::run(&spec)?;
-    Ok(render::run_result(&result, spec.timeout_ms))
+    let mut text = render::run_result(&result, spec.timeout_ms);
+    if result.denied {
+        text.push('\n');
+        text.push_str(&escalate::denial_markers(policy));
+    }
+    Ok(text)
 }
 
 bindings::export!(ToolBash with_types_in bindings);

@@ -1,127 +1,14 @@
-//! Starting `bash -c <command>` for a spec through the subprocess seam.
+//! Starting `bash -c <command>` for a spec through the subprocess seam, unconfined.
 
 use crate::bindings::exports::seam::shell::shell::{Error, Spec};
 use crate::bindings::seam::subprocess::subprocess::{self, Process};
-use crate::bindings::seam::subprocess::types::{Collect, Input, Output, SpawnSpec};
+use crate::command;
 use crate::config::Config;
 use crate::errors;
 
-/// Set for every command, over the caller's env: output meant for a model, not a terminal.
-const ENV_OVERRIDES: [(&str, &str); 4] = [
-    ("NO_COLOR", "1"),
-    ("TERM", "dumb"),
-    ("PAGER", "cat"),
-    ("GIT_PAGER", "cat"),
-];
-
-/// A fresh non-login, non-interactive bash for this one command.
 pub fn spawn(spec: &Spec, config: &Config) -> Result<Process, Error> {
-    let env = command_env(&spec.env);
+    let env = command::command_env(&spec.env);
     let bash = subprocess::resolve_executable(&config.bash, &env).map_err(errors::from_subprocess)?;
-    subprocess::spawn(&spawn_spec(spec, bash, env)).map_err(errors::from_subprocess)
-}
-
-fn spawn_spec(spec: &Spec, bash: String, env: Vec<(String, String)>) -> SpawnSpec {
-    SpawnSpec {
-        argv: vec![bash, "-c".to_owned(), spec.command.clone()],
-        cwd: spec.cwd.clone(),
-        env,
-        // A command that reads stdin sees EOF at once instead of hanging until the timeout.
-        stdin: Input::Null,
-        stdout: Output::Collect(Collect {
-            tail_bytes: spec.max_output_bytes,
-            head_bytes: spec.max_output_bytes,
-            spill: (spec.max_spill_bytes > 0).then_some(spec.max_spill_bytes),
-        }),
-        stderr: Output::Merge,
-        grace_ms: spec.grace_ms,
-    }
-}
-
-/// The caller's env with the overrides applied; an override always wins.
-fn command_env(env: &[(String, String)]) -> Vec<(String, String)> {
-    let is_overridden = |name: &str| ENV_OVERRIDES.iter().any(|(overridden, _)| *overridden == name);
-    env.iter()
-        .filter(|(name, _)| !is_overridden(name))
-        .cloned()
-        .chain(
-            ENV_OVERRIDES
-                .iter()
-                .map(|(name, value)| ((*name).to_owned(), (*value).to_owned())),
-        )
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bindings::exports::seam::shell::shell::Request;
-    use crate::spec;
-
-    fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(name, value)| (name.to_string(), value.to_string()))
-            .collect()
-    }
-
-    fn spec_for(command: &str, config: &Config) -> Option<Spec> {
-        let request = Request {
-            command: command.into(),
-            cwd: "/work".into(),
-            timeout_ms: None,
-            env: vec![],
-            sandbox: None,
-        };
-        spec::resolve(request, config).ok()
-    }
-
-    #[test]
-    fn overrides_win_over_the_callers_env() {
-        let env = command_env(&vars(&[("TERM", "xterm"), ("LANG", "C"), ("PAGER", "less")]));
-        let expected = vars(&[
-            ("LANG", "C"),
-            ("NO_COLOR", "1"),
-            ("TERM", "dumb"),
-            ("PAGER", "cat"),
-            ("GIT_PAGER", "cat"),
-        ]);
-        assert_eq!(env, expected);
-    }
-
-    #[test]
-    fn runs_the_command_as_one_argument_of_bash_c() {
-        let config = Config::default();
-        let Some(spec) = spec_for("echo 'a b' | wc -c", &config) else {
-            panic!("valid request refused");
-        };
-        let spawn = spawn_spec(&spec, "/usr/bin/bash".into(), vec![]);
-        assert_eq!(spawn.argv, ["/usr/bin/bash", "-c", "echo 'a b' | wc -c"]);
-        assert_eq!(spawn.cwd, "/work");
-        assert_eq!(spawn.grace_ms, config.grace_ms);
-        assert!(matches!(spawn.stdin, Input::Null));
-        assert!(matches!(spawn.stderr, Output::Merge));
-        let Output::Collect(collect) = spawn.stdout else {
-            panic!("stdout is not collected")
-        };
-        assert_eq!(
-            (collect.tail_bytes, collect.head_bytes, collect.spill),
-            (65_536, 65_536, Some(67_108_864))
-        );
-    }
-
-    #[test]
-    fn zero_spill_budget_disables_the_spill() {
-        let config = Config {
-            max_spill_bytes: 0,
-            ..Config::default()
-        };
-        let Some(spec) = spec_for("true", &config) else {
-            panic!("valid request refused")
-        };
-        let Output::Collect(collect) = spawn_spec(&spec, "/bin/bash".into(), vec![]).stdout else {
-            panic!("stdout is not collected");
-        };
-        assert_eq!(collect.spill, None);
-    }
+    let argv = command::bash_argv(bash, spec);
+    subprocess::spawn(&command::spawn_spec(spec, argv, env)).map_err(errors::from_subprocess)
 }

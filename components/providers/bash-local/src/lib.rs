@@ -2,6 +2,7 @@
 //! `bash -c` through the subprocess seam; this provider does not confine commands.
 
 mod background;
+mod command;
 mod config;
 mod errors;
 mod launch;

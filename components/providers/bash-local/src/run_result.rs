@@ -39,7 +39,7 @@ impl Ended {
             signal: self.outcome.signal,
             timed_out: self.cause == Cause::TimedOut,
             aborted: self.cause == Cause::Aborted,
-            // Nothing is confined here, so no sandbox can have denied anything.
+            // A confining executor settles denials afterwards, with its runner's own signatures.
             denied: false,
             output,
             duration_ms: self.duration_ms,

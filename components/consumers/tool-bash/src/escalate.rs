@@ -1,0 +1,100 @@
+//! The sandbox policy of one call: the session's standing policy, or, when the model asks for a
+//! wider mode with a justification, that mode for this one call once a human approved it.
+//! Everything here is checked before anything runs.
+
+use crate::args::BashArgs;
+use crate::bindings::seam::approval::approval::{self, ApprovalRequest, Outcome};
+use crate::bindings::seam::sandbox::escalation;
+use crate::bindings::seam::sandbox::policy;
+use crate::bindings::seam::sandbox::types::{Mode, Policy};
+use crate::bindings::seam::tool::types::Call;
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::ReadOnly => "read-only",
+        Mode::WorkspaceWrite => "workspace-write",
+        Mode::DangerFullAccess => "danger-full-access",
+    }
+}
+
+fn parse_mode(text: &str) -> Option<Mode> {
+    [Mode::ReadOnly, Mode::WorkspaceWrite, Mode::DangerFullAccess]
+        .into_iter()
+        .find(|m| mode_name(*m) == text)
+}
+
+fn refuse(code: &str, message: impl Into<String>) -> seam_guest::ToolResult {
+    seam_guest::ToolResult::error(code, message.into())
+}
+
+/// The policy this call runs under, or the error result that ends it before anything runs.
+pub fn policy_for(call: &Call, args: &BashArgs, confining: bool) -> Result<Policy, seam_guest::ToolResult> {
+    let session = &call.session;
+    let standing = policy::resolve(&session.id, Some(&session.cwd), None).map_err(|e| refuse(&e.code, e.message))?;
+    let wanted = match &args.sandbox_permissions {
+        None => None,
+        Some(text) => Some(parse_mode(text).ok_or_else(|| {
+            refuse(
+                "INVALID_ARGUMENTS",
+                format!("sandbox_permissions {text:?} is not workspace-write or danger-full-access"),
+            )
+        })?),
+    };
+    let asked = escalation::validate(wanted, args.justification.as_deref()).map_err(|e| refuse(&e.code, e.message))?;
+    let Some(asked) = asked else {
+        return Ok(standing.policy);
+    };
+    if !confining {
+        return Err(refuse(
+            "ESCALATION_UNAVAILABLE",
+            "this shell does not confine commands, so there is nothing to widen: run the command without sandbox_permissions",
+        ));
+    }
+    let current = standing.policy.mode;
+    if !escalation::wider_modes(current).contains(&asked.mode) {
+        return Err(refuse(
+            "ESCALATION_NOT_WIDER",
+            format!(
+                "{} is not wider than the current {} mode; nothing was run",
+                mode_name(asked.mode),
+                mode_name(current)
+            ),
+        ));
+    }
+    let outcome = approval::request(&ApprovalRequest {
+        agent: session.agent.clone(),
+        tool: call.name.clone(),
+        call_id: call.call_id.clone(),
+        reason: asked.justification.clone(),
+        subject: Some(format!("{} for: {}", mode_name(asked.mode), args.command)),
+    });
+    match outcome {
+        // Granted for this call only: the session's standing mode is left as it is.
+        Outcome::AllowedOnce => policy::resolve(&session.id, Some(&session.cwd), Some(asked.mode))
+            .map(|effective| effective.policy)
+            .map_err(|e| refuse(&e.code, e.message)),
+        Outcome::Rejected => Err(refuse(
+            "ESCALATION_REJECTED",
+            "the human rejected the escalation; nothing was run",
+        )),
+        Outcome::Cancelled => Err(refuse(
+            "ESCALATION_CANCELLED",
+            "the approval was cancelled; nothing was run",
+        )),
+        Outcome::Unavailable => Err(refuse(
+            "APPROVAL_UNAVAILABLE",
+            "no human could be asked to approve the escalation; nothing was run",
+        )),
+    }
+}
+
+/// Markers appended to a run the sandbox denied: what happened, and how to retry when a wider
+/// mode exists.
+pub fn denial_markers(policy: &Policy) -> String {
+    let mut text = escalation::denial_marker(policy.mode);
+    if !escalation::wider_modes(policy.mode).is_empty() {
+        text.push('\n');
+        text.push_str(&escalation::escalation_marker("command"));
+    }
+    text
+}
