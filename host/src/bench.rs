@@ -1,6 +1,9 @@
 //! `seam bench`: seam's costs measured side by side with what they replace, in one run, so
 //! ratios hold on a noisy machine.
 
+mod fs;
+mod sandbox;
+
 use crate::world::builtin;
 use crate::{Runtime, World, WorldFile};
 use serde::Serialize;
@@ -51,6 +54,14 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
     report(lane_setup(&default, 200 * scale)?);
     report(bash_end_to_end(&default, 20 * scale)?);
     report(cold_cli(options, 5 * scale)?);
+    report(mcp_round_trip(runtime, options, 200 * scale)?);
+    for row in sandbox::rows(runtime, &options.workspace, 20 * scale)? {
+        report(row);
+    }
+    let scratch = fs::Scratch::new()?;
+    report(fs::read_10mb(&default, &scratch, 5 * scale)?);
+    report(fs::write_1mb(&default, &scratch, 5 * scale)?);
+    report(fs::grep_tree(runtime, &fs::repository(&options.workspace), 5 * scale)?);
     Ok(())
 }
 
@@ -65,13 +76,12 @@ fn time(f: impl FnOnce()) -> Duration {
     start.elapsed()
 }
 
+/// The bench tool (`bench_cross`) over a provider that does nothing.
+const BENCH_WORLD: &str = "tools = [\"bench-tool\"]\n[providers]\nnoop = \"bench-provider\"\n";
+
 /// consumer → host → provider, against the host calling the provider directly.
 fn crossing(runtime: &Arc<Runtime>, workspace: &Path, n: u32) -> anyhow::Result<Row> {
-    let file = WorldFile::parse(
-        "tools = [\"bench-tool\"]\n[providers]\nnoop = \"bench-provider\"\n",
-        "<bench world>",
-        workspace,
-    )?;
+    let file = WorldFile::parse(BENCH_WORLD, "<bench world>", workspace)?;
     let world = World::load(runtime, file, Some(workspace))?;
     let call = |n: u32| {
         time(|| {
@@ -216,4 +226,125 @@ fn cold_cli(options: &Options, n: u32) -> anyhow::Result<Row> {
         unit: "ms",
         goal: "≤ +10 ms",
     })
+}
+
+/// A `tools/call` round trip of the trivial `bench_cross` (n = 0) over `seam mcp`'s stdio, as a
+/// minimal JSON-RPC client sees it, against the same call made in-process with `World::call`.
+fn mcp_round_trip(runtime: &Arc<Runtime>, options: &Options, n: u32) -> anyhow::Result<Row> {
+    let file = std::env::temp_dir().join(format!("seam-bench-world-{}.toml", std::process::id()));
+    std::fs::write(&file, BENCH_WORLD)?;
+    let mut server = Command::new(&options.seam_exe)
+        .arg("--world")
+        .arg(&file)
+        .arg("--workspace")
+        .arg(&options.workspace)
+        .arg("mcp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let measured = match (server.stdin.take(), server.stdout.take()) {
+        (Some(stdin), Some(stdout)) => {
+            let mut client = RpcClient {
+                stdin,
+                stdout: std::io::BufReader::new(stdout),
+                next_id: 0,
+            };
+            client.round_trips(n)
+        }
+        _ => Err(anyhow::anyhow!("seam mcp has no stdio pipes")),
+    };
+    // Closing stdin ends the session; the server exits on its own.
+    let _ = server.wait();
+    let _ = std::fs::remove_file(&file);
+    let over_mcp = measured?;
+
+    let world = World::load(
+        runtime,
+        WorldFile::parse(BENCH_WORLD, "<bench world>", &options.workspace)?,
+        Some(&options.workspace),
+    )?;
+    let in_process = (0..n)
+        .map(|_| {
+            time(|| {
+                let result = world.call("bench_cross", r#"{"n": 0}"#, world.call_context("bench"));
+                assert!(!result.is_error, "bench_cross failed: {}", result.text());
+            })
+            .as_secs_f64()
+                * 1e6
+        })
+        .collect();
+    Ok(Row::versus(
+        "mcp_tools_call_vs_in_process",
+        over_mcp,
+        median(in_process),
+        "µs",
+        "≤ 1000 µs",
+    ))
+}
+
+/// Just enough JSON-RPC over newline-delimited stdio to time requests.
+struct RpcClient {
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl RpcClient {
+    /// Initialize, then time `n` calls after a warm-up; the median in µs.
+    fn round_trips(&mut self, n: u32) -> anyhow::Result<f64> {
+        self.request(
+            "initialize",
+            serde_json::json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "seam-bench", "version": env!("CARGO_PKG_VERSION")},
+            }),
+        )?;
+        self.send(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        let call = serde_json::json!({"name": "bench_cross", "arguments": {"n": 0}});
+        for _ in 0..10 {
+            self.request("tools/call", call.clone())?;
+        }
+        let mut samples = Vec::new();
+        for _ in 0..n {
+            let start = Instant::now();
+            let response = self.request("tools/call", call.clone())?;
+            samples.push(start.elapsed().as_secs_f64() * 1e6);
+            if response["result"]["isError"] != false {
+                anyhow::bail!("bench_cross over MCP failed: {response}");
+            }
+        }
+        Ok(median(samples))
+    }
+
+    fn request(&mut self, method: &str, params: serde_json::Value) -> anyhow::Result<serde_json::Value> {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line)? == 0 {
+                anyhow::bail!("seam mcp closed its stdout during {method}");
+            }
+            let message: serde_json::Value = serde_json::from_str(&line)?;
+            // Notifications and other traffic are skipped; only our answer ends the wait.
+            if message["id"] == id {
+                if message.get("error").is_some() {
+                    anyhow::bail!("{method} failed: {message}");
+                }
+                return Ok(message);
+            }
+        }
+    }
+
+    fn send(&mut self, message: &serde_json::Value) -> anyhow::Result<()> {
+        use std::io::Write;
+        let mut line = serde_json::to_vec(message)?;
+        line.push(b'\n');
+        self.stdin.write_all(&line)?;
+        self.stdin.flush()?;
+        Ok(())
+    }
 }

@@ -43,11 +43,19 @@ pub struct CallContext {
     pub progress: Option<ProgressSink>,
     /// Who answers approval requests for this call; none means no human can be asked.
     pub asker: Option<crate::approval::Asker>,
+    /// Cancels the call from outside: the processes it spawned are registered here.
+    pub cancel: crate::cancel::CancelToken,
 }
 
 impl CallContext {
     pub fn is_cancelled(&self) -> bool {
-        self.cancelled.load(Ordering::Relaxed)
+        self.cancelled.load(Ordering::Relaxed) || self.cancel.is_cancelled()
+    }
+
+    /// Cancel the call: set the flag tools poll and terminate the processes it spawned.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+        self.cancel.cancel();
     }
 }
 

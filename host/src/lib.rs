@@ -3,13 +3,16 @@
 
 pub mod approval;
 pub mod bench;
+pub mod cancel;
 pub mod fault;
 pub mod lane;
 pub mod link;
+pub mod mcp;
 pub mod natives;
 pub mod world;
 
 pub use approval::{ApprovalOutcome, ApprovalRequest, Asker};
+pub use cancel::CancelToken;
 pub use lane::{CallContext, Progress, Session};
 pub use world::file::WorldFile;
-pub use world::{Content, Runtime, ToolResult, ToolSpec, World, WorldError};
+pub use world::{Content, Runtime, RuntimeOptions, ToolResult, ToolSpec, World, WorldError};

@@ -3,6 +3,8 @@
 mod bench;
 mod call;
 mod check;
+mod landlock;
+mod mcp;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +36,7 @@ const EXAMPLES: &str = "Examples:
   echo '{\"tool\":\"bash\",\"args\":{\"command\":\"pwd\"}}' | seam call --batch
   seam --world examples/worlds/local.toml world check
   seam bench --quick
+  seam --workspace ~/project mcp               serve the tools to an MCP client over stdio
 
 Logs: RUST_LOG=seam_host=debug shows every seam crossing (component, function, duration).";
 
@@ -50,6 +53,8 @@ enum Command {
     },
     /// Measure seam against direct calls and native processes, side by side.
     Bench(bench::Args),
+    /// Serve the world's tools to an MCP client over stdin/stdout (logs go to stderr).
+    Mcp,
 }
 
 #[derive(Subcommand)]
@@ -66,6 +71,9 @@ enum WorldCommand {
 }
 
 pub fn run() -> ExitCode {
+    if let Some(code) = landlock::intercept() {
+        return code;
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -81,6 +89,7 @@ pub fn run() -> ExitCode {
             command: WorldCommand::Check { ref file, json },
         } => check::run(&cli, file.clone(), json),
         Command::Bench(ref args) => bench::run(&cli, args),
+        Command::Mcp => load(&cli, None).and_then(mcp::run),
     };
     match result {
         Ok(code) => code,

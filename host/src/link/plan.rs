@@ -13,7 +13,7 @@ use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, ComponentExportIndex, ResourceType};
 
 /// The host natives this host implements, all at version 0.1.0.
-pub const NATIVES: &[&str] = &["process", "log", "state", "config"];
+pub const NATIVES: &[&str] = &["process", "log", "state", "config", "sandbox-launch", "fsio"];
 const NATIVE_VERSION: &str = "0.1.0";
 /// The call context a tool may import (implemented by the host, not a native).
 pub const CALL_CONTEXT: &str = "seam:tool/context";

@@ -9,6 +9,8 @@ pub mod natives {
                 import seam:host/log@0.1.0;
                 import seam:host/state@0.1.0;
                 import seam:host/config@0.1.0;
+                import seam:host/fsio@0.1.0;
+                import seam:host/sandbox-launch@0.1.0;
             }
         ",
         path: "../wit/host",

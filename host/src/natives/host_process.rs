@@ -73,10 +73,14 @@ impl wit::Host for Lane {
         };
         let host = self.linked.host.clone();
         match self.blocking(|| host.processes.spawn(spec)) {
-            Ok(process) => Ok(Ok(self.table.push(ChildHandle {
-                process,
-                detached: false,
-            })?)),
+            Ok(process) => {
+                // A cancelled call must not leave its processes running, nor its lane waiting.
+                self.call.cancel.register(&process);
+                Ok(Ok(self.table.push(ChildHandle {
+                    process,
+                    detached: false,
+                })?))
+            }
             Err(e) => Ok(Err(error(e))),
         }
     }
@@ -181,7 +185,11 @@ impl wit::HostChild for Lane {
     }
 
     fn detach(&mut self, this: Resource<ChildHandle>) -> Result<()> {
-        self.table.get_mut(&this)?.detached = true;
+        let handle = self.table.get_mut(&this)?;
+        handle.detached = true;
+        // Detached processes outlive the call (background jobs): cancelling it leaves them be.
+        let id = handle.process.id();
+        self.call.cancel.release(id);
         Ok(())
     }
 

@@ -1,33 +1,46 @@
-//! Native shims beneath the providers. `process` is the OS layer; the `seam:host/*` interfaces
-//! providers import are implemented on it in `host_*` modules, over shared `HostState`.
+//! Native shims beneath the providers. `process`, `fsio` and `sandbox_launch` are OS layers;
+//! the `seam:host/*` interfaces providers import are implemented on them in `host_*` modules,
+//! over shared `HostState`.
 
 pub mod bindings;
+pub mod fsio;
 mod host_asker;
 mod host_config;
+mod host_fsio;
 mod host_log;
 mod host_process;
+mod host_sandbox_launch;
 mod host_state;
 pub mod process;
+pub mod sandbox_launch;
 pub mod state;
 
 pub use host_process::ChildHandle;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Durable host state shared by every lane of every world in this process.
 pub struct HostState {
     pub processes: process::ProcessTable,
     pub state: state::StateStore,
+    /// Serializes atomic writes per canonical target (seam:host/fsio).
+    pub fsio_locks: fsio::TargetLocks,
     /// The host's environment, read once: providers scrub it (seam:host/process.environment).
     pub environment: Vec<(String, String)>,
+    /// The seam executable the Landlock launcher re-executes (`seam __landlock`); None when
+    /// unknown, which leaves Landlock unusable.
+    pub launcher: Option<PathBuf>,
 }
 
 impl HostState {
-    pub fn new() -> Arc<Self> {
+    pub fn new(launcher: Option<PathBuf>) -> Arc<Self> {
         Arc::new(Self {
             processes: process::ProcessTable::new(),
             state: state::StateStore::default(),
+            fsio_locks: fsio::TargetLocks::default(),
             environment: std::env::vars().collect(),
+            launcher,
         })
     }
 }

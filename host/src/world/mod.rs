@@ -8,7 +8,7 @@ pub mod linked;
 mod runtime;
 mod tools;
 
-pub use runtime::Runtime;
+pub use runtime::{Runtime, RuntimeOptions};
 pub use tools::{Content, ToolResult, ToolSpec};
 
 use crate::lane::{CallContext, Lane, Session};
@@ -188,6 +188,7 @@ impl World {
             cancelled: Default::default(),
             progress: None,
             asker: None,
+            cancel: Default::default(),
         }
     }
 

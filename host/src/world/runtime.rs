@@ -5,6 +5,7 @@ use super::cache::ComponentCache;
 use super::linked::Linked;
 use crate::lane::{CallContext, Lane};
 use crate::natives::HostState;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -12,6 +13,25 @@ use wasmtime::{Config, Engine, Store};
 
 /// How often guest time limits are checked.
 const EPOCH_TICK: Duration = Duration::from_millis(5);
+
+/// How a runtime is set up.
+#[derive(Clone, Debug)]
+pub struct RuntimeOptions {
+    /// The seam executable that sandbox runners re-execute as the Landlock launcher
+    /// (`seam __landlock`). Default: the current executable, which is right for the `seam`
+    /// binary. A program that embeds the host must name a seam binary here: the Landlock
+    /// probe refuses an executable that does not report a ruleset, but a lone Landlock
+    /// candidate is not probed and would be handed the launcher arguments as they are.
+    pub launcher: Option<PathBuf>,
+}
+
+impl Default for RuntimeOptions {
+    fn default() -> Self {
+        Self {
+            launcher: std::env::current_exe().ok(),
+        }
+    }
+}
 
 pub struct Runtime {
     pub(crate) engine: Engine,
@@ -22,6 +42,10 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new() -> wasmtime::Result<Arc<Self>> {
+        Self::with_options(RuntimeOptions::default())
+    }
+
+    pub fn with_options(options: RuntimeOptions) -> wasmtime::Result<Arc<Self>> {
         let mut config = Config::new();
         config.epoch_interruption(true);
         // Components here call synchronously; component-model async would tax every crossing.
@@ -39,7 +63,7 @@ impl Runtime {
         Ok(Arc::new(Self {
             cache: ComponentCache::new(&engine),
             engine,
-            host: HostState::new(),
+            host: HostState::new(options.launcher),
             worlds: AtomicU64::new(0),
         }))
     }

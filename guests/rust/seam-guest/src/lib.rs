@@ -4,6 +4,7 @@
 //! the types `wit-bindgen` generates for their own world.
 
 pub mod args;
+pub mod base64;
 pub mod exit_marker;
 pub mod json;
 pub mod output;

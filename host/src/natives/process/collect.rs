@@ -1,15 +1,22 @@
-//! Collected streams: a reader thread drains the pipe continuously (so the program never blocks
-//! on a full pipe) into bounded memory: the head of the stream, a tail window and a byte count,
-//! plus an optional spill file holding the whole stream up to a cap.
+//! Collected streams: the process's watcher thread drains the pipes continuously (so the
+//! program never blocks on a full pipe) into bounded memory: the head of the stream, a tail
+//! window and a byte count, plus an optional spill file holding the whole stream up to a cap.
+//!
+//! The spill file is created only once the stream outgrows its window: until then the window
+//! holds the whole stream, which then goes to the file first. Most commands print little, and
+//! creating (then deleting) a private directory and file costs more than the rest of a spawn.
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use super::spec::CollectSpec;
-use super::spill::SpillWriter;
+use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+
+use super::spec::{CollectSpec, Stream};
+use super::spill::{SpillDir, SpillWriter};
 use super::tail_window::TailWindow;
 
 /// Size of one read from the pipe.
@@ -33,7 +40,8 @@ pub struct Chunk {
 
 pub(super) struct CollectBuffer {
     state: Mutex<CollectState>,
-    spill_path: Option<PathBuf>,
+    /// Set once the stream spills, before any byte that is not in the window.
+    spill_path: OnceLock<PathBuf>,
 }
 
 struct CollectState {
@@ -45,7 +53,7 @@ struct CollectState {
 }
 
 impl CollectBuffer {
-    pub(super) fn new(spec: &CollectSpec, spill_path: Option<PathBuf>) -> Self {
+    pub(super) fn new(spec: &CollectSpec) -> Self {
         Self {
             state: Mutex::new(CollectState {
                 head: Vec::new(),
@@ -54,7 +62,7 @@ impl CollectBuffer {
                 total: 0,
                 ended: false,
             }),
-            spill_path,
+            spill_path: OnceLock::new(),
         }
     }
 
@@ -62,8 +70,12 @@ impl CollectBuffer {
         self.lock().head.clone()
     }
 
-    fn window_capacity(&self) -> u64 {
-        self.lock().tail.capacity() as u64
+    /// Whether appending `more` bytes would push bytes out of the window; if not, `None`.
+    /// Otherwise the whole stream so far, which the window still holds.
+    fn whole_stream_before_overflow(&self, more: usize) -> Option<Vec<u8>> {
+        let state = self.lock();
+        let fits = state.tail.len().saturating_add(more) <= state.tail.capacity();
+        (!fits && state.total == state.tail.len() as u64).then(|| state.tail.copy_out(0, usize::MAX))
     }
 
     pub(super) fn total_bytes(&self) -> u64 {
@@ -71,7 +83,7 @@ impl CollectBuffer {
     }
 
     pub(super) fn spill_path(&self) -> Option<&Path> {
-        self.spill_path.as_deref()
+        self.spill_path.get().map(PathBuf::as_path)
     }
 
     /// Bytes from `from` (at most `max`), or from the window start if `from` slid out of it.
@@ -86,7 +98,7 @@ impl CollectBuffer {
         let next = start + data.len() as u64;
         Chunk {
             eof: state.ended && next == state.total,
-            spill_path: if lossy { self.spill_path.clone() } else { None },
+            spill_path: if lossy { self.spill_path.get().cloned() } else { None },
             data,
             start,
             next,
@@ -112,44 +124,111 @@ impl CollectBuffer {
     }
 }
 
-/// Starts the reader thread for one collected stream; it ends at end-of-file.
-pub(super) fn start_drain(
-    source: File,
-    buffer: Arc<CollectBuffer>,
-    spill: Option<SpillWriter>,
-) -> io::Result<JoinHandle<()>> {
-    thread::Builder::new()
-        .name("proc-collect".to_owned())
-        .spawn(move || drain(source, &buffer, spill))
+/// Where a collected stream's spill stands.
+enum Spill {
+    Off,
+    /// Not needed yet: the stream still fits in its window.
+    Pending {
+        dir: Arc<SpillDir>,
+        stream: Stream,
+        limit: u64,
+    },
+    On(SpillWriter),
 }
 
-fn drain(mut source: File, buffer: &CollectBuffer, mut spill: Option<SpillWriter>) {
-    let mut chunk = vec![0u8; READ_CHUNK];
-    loop {
-        match source.read(&mut chunk) {
-            Ok(0) => break,
+/// The reading side of one collected stream.
+pub(super) struct Drain {
+    source: File,
+    buffer: Arc<CollectBuffer>,
+    spill: Spill,
+}
+
+impl Drain {
+    /// `spill`: the process's spill directory and the cap, if the stream spills.
+    pub(super) fn new(
+        stream: Stream,
+        source: File,
+        buffer: Arc<CollectBuffer>,
+        spill: Option<(Arc<SpillDir>, u64)>,
+    ) -> Self {
+        let spill = match spill {
+            Some((dir, limit)) => Spill::Pending { dir, stream, limit },
+            None => Spill::Off,
+        };
+        Self { source, buffer, spill }
+    }
+
+    /// One read; false once the stream has ended (the buffer is then marked finished).
+    fn read_once(&mut self, chunk: &mut [u8]) -> bool {
+        match self.source.read(chunk) {
+            Ok(0) => {}
             Ok(n) => {
                 let data = &chunk[..n];
                 // Spill first: whoever sees bytes in memory can also find them in the file.
-                if let Some(spill) = spill.as_mut() {
-                    spill.write(data);
-                }
-                buffer.append(data);
+                self.spill(data);
+                self.buffer.append(data);
+                return true;
             }
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => return true,
             Err(err) => {
                 tracing::warn!(error = %err, "reading process output failed; stream ends here");
-                break;
             }
         }
+        self.buffer.finish();
+        false
     }
-    buffer.finish();
-    // A stream that never outgrew its window is whole in memory: no reader can be sent to the
-    // spill file, so do not leave it (and its private directory) behind.
-    if let Some(spill) = spill
-        && buffer.total_bytes() <= buffer.window_capacity()
-    {
-        spill.discard();
+
+    fn spill(&mut self, data: &[u8]) {
+        if let Spill::Pending { dir, stream, limit } = &self.spill
+            && let Some(so_far) = self.buffer.whole_stream_before_overflow(data.len())
+        {
+            self.spill = match dir.create_file(*stream, *limit) {
+                Ok(mut writer) => {
+                    writer.write(&so_far);
+                    // Published before the appends that make reads lossy.
+                    let _ = self.buffer.spill_path.set(writer.path().to_path_buf());
+                    Spill::On(writer)
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "creating a spill file failed; the stream is not spilled");
+                    Spill::Off
+                }
+            };
+        }
+        if let Spill::On(writer) = &mut self.spill {
+            writer.write(data);
+        }
+    }
+}
+
+/// Reads every stream to its end, whichever produces output first.
+pub(super) fn drain_all(mut drains: Vec<Drain>) {
+    let mut chunk = vec![0u8; READ_CHUNK];
+    if let [only] = drains.as_mut_slice() {
+        while only.read_once(&mut chunk) {}
+        return;
+    }
+    while !drains.is_empty() {
+        let ready: Vec<bool> = {
+            let mut fds: Vec<PollFd<'_>> = drains
+                .iter()
+                .map(|drain| PollFd::new(drain.source.as_fd(), PollFlags::POLLIN))
+                .collect();
+            match poll(&mut fds, PollTimeout::NONE) {
+                // Any event (data, hang-up, error) means a read will not block.
+                Ok(_) => fds
+                    .iter()
+                    .map(|fd| fd.revents().is_none_or(|events| !events.is_empty()))
+                    .collect(),
+                Err(Errno::EINTR) => vec![false; fds.len()],
+                Err(errno) => {
+                    tracing::warn!(error = %errno, "polling process output failed; reading in turn");
+                    vec![true; fds.len()]
+                }
+            }
+        };
+        let mut ready = ready.into_iter();
+        drains.retain_mut(|drain| !ready.next().unwrap_or(false) || drain.read_once(&mut chunk));
     }
 }
 
@@ -163,7 +242,9 @@ mod tests {
             head_bytes,
             spill: None,
         };
-        CollectBuffer::new(&spec, Some(PathBuf::from("/spill")))
+        let buffer = CollectBuffer::new(&spec);
+        let _ = buffer.spill_path.set(PathBuf::from("/spill"));
+        buffer
     }
 
     #[test]

@@ -10,9 +10,9 @@ use super::collect::{Chunk, CollectBuffer};
 use super::error::ProcessError;
 use super::outcome::Outcome;
 use super::pipe_reader::{PipeRead, PipeReader};
-use super::reaper::ExitLink;
 use super::spec::Stream;
 use super::stdin::StdinPipe;
+use super::watcher::ExitLink;
 
 /// A running or finished program. Dropping the last handle of a running one terminates its
 /// tree in the background.
@@ -123,7 +123,7 @@ impl Process {
 }
 
 impl Drop for Process {
-    /// The supervisor runs the grace period on its own and the reaper thread reaps it, so the
+    /// The supervisor runs the grace period on its own and the watcher thread reaps it, so the
     /// dropping thread never blocks here.
     fn drop(&mut self) {
         if self.exit.outcome().is_none() {

@@ -1,88 +1,161 @@
-//! Starts the program under its supervisor through std's `Command` and learns the program's pid.
+//! Starts the program under its supervisor through the table's zygote and learns both pids.
 
+use std::borrow::Cow;
+use std::ffi::CStr;
 use std::fs::File;
-use std::io::{self, Read};
-use std::os::fd::AsRawFd;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Command};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 
+use nix::errno::Errno;
 use nix::fcntl::OFlag;
-use nix::sys::signal::{Signal, kill};
+use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use super::error::ProcessError;
-use super::spawner::run_on_spawner_thread;
+use super::spawner::{SendError, Spawner, Zygote};
 use super::spec::SpawnSpec;
-use super::supervisor::{self, SupervisorPlan};
+use super::wire::{Header, REPORT_LEN, Report, Stage, encode_blob};
 use super::wiring::ChildStdio;
 
+/// A request lost with a dying zygote is sent once more, to a fresh zygote.
+const ATTEMPTS: usize = 2;
+
 pub(super) struct Launched {
-    /// The direct child of the host; it exits with the program's status once the tree is gone.
-    pub(super) supervisor: Child,
+    /// A child of the host; it exits with the program's status once the tree is gone.
+    pub(super) supervisor: Pid,
     pub(super) program_pid: u32,
 }
 
-pub(super) fn launch(spec: &SpawnSpec, stdio: ChildStdio) -> Result<Launched, ProcessError> {
-    let (program, args) = spec
+/// Blocks until the program has exec'd (or failed to). The host's copies of the program's
+/// stdio fds are closed when this returns.
+pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> Result<Launched, ProcessError> {
+    let program = spec
         .argv
-        .split_first()
+        .first()
         .ok_or_else(|| ProcessError::InvalidSpec("argv is empty".to_owned()))?;
     let spawn_failed = |source: io::Error| ProcessError::SpawnFailed {
         program: program.clone(),
         source,
     };
+    let blob = write_blob(spec).map_err(spawn_failed)?;
+    let stdio_fds = [&stdio.stdin, &stdio.stdout, &stdio.stderr].map(|fd| fd.as_ref().map(AsRawFd::as_raw_fd));
+    let header = Header {
+        stdio: (0..)
+            .zip(stdio_fds)
+            .filter(|(_, fd)| fd.is_some())
+            .map(|(bit, _)| 1 << bit)
+            .sum(),
+        grace_ns: u64::try_from(spec.grace.as_nanos()).unwrap_or(u64::MAX),
+        blob_len: blob.len,
+    }
+    .encode();
+    let mut fds = vec![-1, blob.file.as_raw_fd()];
+    fds.extend(stdio_fds.into_iter().flatten());
+    for _ in 0..ATTEMPTS {
+        let zygote = spawner.zygote().map_err(spawn_failed)?;
+        match request(&zygote, &header, &mut fds) {
+            Ok(launched) => return Ok(launched),
+            Err(Attempt::Lost) => spawner.retire(&zygote),
+            Err(Attempt::Failed(err)) => return Err(spawn_failed(err)),
+        }
+    }
+    Err(spawn_failed(io::Error::other(
+        "the process zygote exited before starting the program",
+    )))
+}
+
+enum Attempt {
+    /// The zygote died with the request; nothing was started.
+    Lost,
+    Failed(io::Error),
+}
+
+/// One request; `fds[0]` is filled in with this attempt's report pipe.
+fn request(zygote: &Zygote, header: &[u8; super::wire::HEADER_LEN], fds: &mut [RawFd]) -> Result<Launched, Attempt> {
     let (report_read, report_write) =
-        nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| spawn_failed(errno.into()))?;
-    let plan = SupervisorPlan::new(spec.grace, report_write.as_raw_fd());
-
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .env_clear()
-        .envs(spec.env.iter().map(|(key, value)| (key, value)))
-        .current_dir(&spec.cwd)
-        .stdin(stdio.stdin)
-        .stdout(stdio.stdout)
-        .stderr(stdio.stderr)
-        // Keeps the supervisor out of the host's group, so terminal signals aimed at the host
-        // do not reach it; the program gets a group of its own inside `split_off_program`.
-        .process_group(0);
-    let split_off_program = move || {
-        // SAFETY: this closure only runs as a pre_exec hook, in the child std just forked.
-        unsafe { supervisor::split_off_program(&plan) }
-    };
-    // SAFETY: the hook only makes async-signal-safe raw syscalls, on stack data.
-    unsafe { command.pre_exec(split_off_program) };
-    // The command (and with it the host's copies of the program's stdio fds) is dropped on the
-    // spawner thread right after the spawn.
-    let spawned = run_on_spawner_thread(move || command.spawn());
+        nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| Attempt::Failed(errno.into()))?;
+    fds[0] = report_write.as_raw_fd();
+    match zygote.send(header, fds) {
+        Ok(()) => {}
+        Err(SendError::Gone) => return Err(Attempt::Lost),
+        Err(SendError::Io(err)) => return Err(Attempt::Failed(err)),
+    }
+    // The zygote has its own copy now; ours would keep the pipe from reporting end-of-file.
     drop(report_write);
-    let supervisor = spawned.and_then(|spawned| spawned).map_err(spawn_failed)?;
-
-    match read_program_pid(report_read.into()) {
-        Ok(program_pid) => Ok(Launched {
-            supervisor,
-            program_pid,
+    match read_report(File::from(report_read)).map_err(Attempt::Failed)? {
+        None => Err(Attempt::Lost),
+        Some(Report::Started { supervisor, program }) => Ok(Launched {
+            supervisor: Pid::from_raw(supervisor),
+            program_pid: program.unsigned_abs(),
         }),
-        Err(err) => {
-            abandon(supervisor);
-            Err(spawn_failed(err))
+        Some(Report::Failed {
+            stage,
+            supervisor,
+            errno,
+        }) => {
+            if supervisor > 0 {
+                // It exits right after reporting; it is our child, so it is ours to reap.
+                while let Err(Errno::EINTR) = waitpid(Pid::from_raw(supervisor), None) {}
+            }
+            Err(Attempt::Failed(launch_error(stage, errno)))
         }
     }
 }
 
-fn read_program_pid(mut report: File) -> io::Result<u32> {
-    let mut raw = [0u8; 4];
-    report.read_exact(&mut raw)?;
-    u32::try_from(i32::from_ne_bytes(raw)).map_err(|_| io::Error::other("supervisor reported an invalid program pid"))
+/// The one report of a request; `None` if the pipe closed without one.
+fn read_report(mut pipe: File) -> io::Result<Option<Report>> {
+    let mut raw = [0u8; REPORT_LEN];
+    let mut filled = 0;
+    while filled < REPORT_LEN {
+        match pipe.read(&mut raw[filled..]) {
+            Ok(0) if filled == 0 => return Ok(None),
+            Ok(0) => return Err(io::Error::other("truncated report from the process zygote")),
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Report::decode(&raw)
+        .map(Some)
+        .ok_or_else(|| io::Error::other("malformed report from the process zygote"))
 }
 
-/// Tears down a supervisor whose program cannot be tracked, and reaps it.
-fn abandon(mut supervisor: Child) {
-    if let Ok(pid) = i32::try_from(supervisor.id()) {
-        let _ = kill(Pid::from_raw(pid), Signal::SIGTERM);
+/// The errno of the program's own start reads like `std::process::Command`'s; the steps
+/// before it say which one failed.
+fn launch_error(stage: Stage, errno: i32) -> io::Error {
+    let os = io::Error::from_raw_os_error(errno);
+    match stage {
+        Stage::Program => os,
+        Stage::Supervisor => io::Error::new(os.kind(), format!("starting the process supervisor: {os}")),
+        Stage::Zygote => io::Error::new(os.kind(), format!("the process zygote refused the request: {os}")),
     }
-    if let Err(err) = supervisor.wait() {
-        tracing::warn!(error = %err, "failed to reap an abandoned process supervisor");
+}
+
+/// The request blob in a memfd, the way argv and environment of any size reach the zygote.
+struct Blob {
+    file: File,
+    len: u64,
+}
+
+fn write_blob(spec: &SpawnSpec) -> io::Result<Blob> {
+    // The zygote's own cwd is `/`: a relative cwd must mean the same as it does in the host.
+    let cwd = match spec.cwd.is_absolute() {
+        true => Cow::Borrowed(spec.cwd.as_path()),
+        false => Cow::Owned(std::env::current_dir()?.join(&spec.cwd)),
+    };
+    let bytes = encode_blob(&spec.argv, &spec.env, cwd.as_os_str().as_bytes());
+    const NAME: &CStr = c"seam-spawn-request";
+    // SAFETY: a NUL-terminated name and integer flags.
+    let fd = unsafe { libc::memfd_create(NAME.as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
     }
+    // SAFETY: memfd_create just returned this fd and nothing else owns it.
+    let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
+    file.write_all(&bytes)?;
+    Ok(Blob {
+        file,
+        len: bytes.len() as u64,
+    })
 }

@@ -6,6 +6,12 @@
 //! descendants when the program exits, and exits with the program's status. The host waits on
 //! the supervisor alone, so it never reaps (or steals the status of) any other child.
 //!
+//! Supervisors are not forked from the host: each [`ProcessTable`] forks a small zygote once,
+//! which drops the host's memory and then creates every supervisor of the table as the host's
+//! child (`CLONE_PARENT`), so a spawn costs the same whatever the host's size. Requests travel
+//! over a unix socket with the program's stdio fds attached (`spawner`, `wire`). If the zygote
+//! dies, the next spawn starts a new one; processes already running are not affected.
+//!
 //! Output streams are discarded, inherited, piped for on-demand reads, or collected into
 //! bounded memory with an optional spill file. Spill files live in a private per-process
 //! directory under the system temp dir and are kept after the process ends, so their paths can
@@ -14,7 +20,7 @@
 //! Requirements on the host process: SIGCHLD must not be ignored (the kernel would then reap
 //! supervisors itself and their statuses would be lost), and SIGPIPE should stay ignored (the
 //! Rust runtime default) so that writing to a closed stdin returns an error instead of killing
-//! the host. If the host dies, every supervisor tears its tree down.
+//! the host. If the host dies, every supervisor tears its tree down and the zygote exits.
 
 mod collect;
 mod error;
@@ -22,7 +28,6 @@ mod handle;
 mod launch;
 mod outcome;
 mod pipe_reader;
-mod reaper;
 mod spawner;
 mod spec;
 mod spill;
@@ -31,6 +36,8 @@ mod stdin;
 mod supervisor;
 mod table;
 mod tail_window;
+mod watcher;
+mod wire;
 mod wiring;
 
 #[cfg(test)]

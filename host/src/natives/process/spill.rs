@@ -1,14 +1,16 @@
 //! Spill files: the whole of a collected stream (up to a cap) on disk.
 //!
 //! Each process that spills gets a fresh private directory (mode 0700) under the system temp
-//! dir; files are created exclusively with mode 0600. They are deliberately kept after the
-//! process ends, because callers show their paths to users; removing them is up to the caller.
+//! dir, created when its first stream spills; files are created exclusively with mode 0600.
+//! They are deliberately kept after the process ends, because callers show their paths to
+//! users; removing them is up to the caller.
 
 use std::fmt::Write as _;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write as _};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use super::spec::Stream;
 
@@ -16,9 +18,29 @@ const DIR_PREFIX: &str = "seam-";
 /// Attempts at finding an unused random directory name.
 const DIR_ATTEMPTS: usize = 16;
 
+/// The spill directory of one process, shared by its streams, created on first use.
+#[derive(Default)]
+pub(super) struct SpillDir {
+    path: Mutex<Option<PathBuf>>,
+}
+
+impl SpillDir {
+    /// A new spill file for `stream` in this process's directory, which is created if needed.
+    pub(super) fn create_file(&self, stream: Stream, limit: u64) -> io::Result<SpillWriter> {
+        let dir = {
+            let mut path = self.path.lock().unwrap_or_else(PoisonError::into_inner);
+            match path.as_ref() {
+                Some(dir) => dir.clone(),
+                None => path.insert(create_private_dir()?).clone(),
+            }
+        };
+        SpillWriter::create(&dir, stream, limit)
+    }
+}
+
 /// Creates `<temp>/seam-<random>` with mode 0700. `create_dir` fails on an existing entry
 /// (including a planted symlink), so the directory is always our own.
-pub(super) fn create_private_dir() -> io::Result<PathBuf> {
+fn create_private_dir() -> io::Result<PathBuf> {
     let temp = std::env::temp_dir();
     let mut last_err = io::Error::other("no spill directory attempt made");
     for _ in 0..DIR_ATTEMPTS {
@@ -56,7 +78,7 @@ pub(super) struct SpillWriter {
 }
 
 impl SpillWriter {
-    pub(super) fn create(dir: &Path, stream: Stream, limit: u64) -> io::Result<Self> {
+    fn create(dir: &Path, stream: Stream, limit: u64) -> io::Result<Self> {
         let path = dir.join(format!("{}.log", stream.name()));
         let file = OpenOptions::new()
             .write(true)
@@ -73,15 +95,6 @@ impl SpillWriter {
 
     pub(super) fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Remove the spill file, and its directory once no other stream's file is in it.
-    pub(super) fn discard(self) {
-        drop(self.file);
-        let _ = std::fs::remove_file(&self.path);
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::remove_dir(dir);
-        }
     }
 
     pub(super) fn write(&mut self, data: &[u8]) {

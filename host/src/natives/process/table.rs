@@ -6,13 +6,18 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::ProcessError;
 use super::handle::Process;
+use super::spawner::Spawner;
 use super::spec::SpawnSpec;
 use super::start::start;
 
 /// One per host. Ids increase monotonically and are never reused, even after failed spawns.
+///
+/// Creating a table forks its zygote (see the module docs); dropping it ends the zygote, while
+/// processes it spawned run on.
 pub struct ProcessTable {
     next_id: AtomicU64,
     processes: Mutex<HashMap<u64, Arc<Process>>>,
+    spawner: Spawner,
 }
 
 impl ProcessTable {
@@ -20,12 +25,13 @@ impl ProcessTable {
         Self {
             next_id: AtomicU64::new(1),
             processes: Mutex::new(HashMap::new()),
+            spawner: Spawner::new(),
         }
     }
 
     pub fn spawn(&self, spec: SpawnSpec) -> Result<Arc<Process>, ProcessError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let process = Arc::new(start(id, spec)?);
+        let process = Arc::new(start(id, spec, &self.spawner)?);
         self.lock().insert(id, Arc::clone(&process));
         Ok(process)
     }
@@ -39,6 +45,12 @@ impl ProcessTable {
         let removed = self.lock().remove(&id);
         // Dropped outside the lock: the last handle's drop signals the process.
         drop(removed);
+    }
+
+    /// The zygote's pid, if one runs.
+    #[cfg(test)]
+    pub(super) fn zygote_pid(&self) -> Option<u32> {
+        self.spawner.pid()
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<u64, Arc<Process>>> {

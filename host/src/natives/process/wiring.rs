@@ -3,18 +3,17 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::process::Stdio;
 
 use nix::fcntl::OFlag;
 
 use super::error::ProcessError;
 use super::spec::{OutputSpec, SpawnSpec, StdinSpec};
 
-/// The program's side of its three standard streams.
+/// The program's side of its three standard streams; `None` is `/dev/null`.
 pub(super) struct ChildStdio {
-    pub(super) stdin: Stdio,
-    pub(super) stdout: Stdio,
-    pub(super) stderr: Stdio,
+    pub(super) stdin: Option<OwnedFd>,
+    pub(super) stdout: Option<OwnedFd>,
+    pub(super) stderr: Option<OwnedFd>,
 }
 
 /// The host's side: write end of stdin, read ends of piped or collected outputs.
@@ -26,10 +25,10 @@ pub(super) struct HostEnds {
 
 pub(super) fn wire(spec: &SpawnSpec) -> Result<(ChildStdio, HostEnds), ProcessError> {
     let (child_stdin, host_stdin) = match spec.stdin {
-        StdinSpec::Null => (Stdio::null(), None),
+        StdinSpec::Null => (None, None),
         StdinSpec::Pipe | StdinSpec::Bytes(_) => {
             let (read, write) = cloexec_pipe()?;
-            (Stdio::from(read), Some(File::from(write)))
+            (Some(read), Some(File::from(write)))
         }
     };
     let mut stdout = OutputWiring::new(&spec.stdout, io::stdout().as_fd())?;
@@ -39,8 +38,8 @@ pub(super) fn wire(spec: &SpawnSpec) -> Result<(ChildStdio, HostEnds), ProcessEr
     };
     let child = ChildStdio {
         stdin: child_stdin,
-        stdout: stdout.child_stdio(),
-        stderr: stderr.child_stdio(),
+        stdout: stdout.child_fd.take(),
+        stderr: stderr.child_fd.take(),
     };
     let host = HostEnds {
         stdin: host_stdin,
@@ -85,10 +84,6 @@ impl OutputWiring {
             None => None,
         };
         Ok(Self { child_fd, host: None })
-    }
-
-    fn child_stdio(&mut self) -> Stdio {
-        self.child_fd.take().map_or_else(Stdio::null, Stdio::from)
     }
 }
 

@@ -1,91 +1,109 @@
-//! The per-spawn supervisor, entered from `pre_exec` in the child that std forks.
+//! Everything that runs in processes forked from the host: the zygote, the per-spawn
+//! supervisors it creates, and the launch of each program.
 //!
-//! That child makes itself a child subreaper and forks once more: the grandchild returns to std,
-//! which execs the program; the child stays behind as the supervisor and never returns. It
-//! holds neither fds nor the host's memory, reaps everything beneath it (orphans of setsid'd or
-//! double-forked descendants are reparented to it) and exits with the program's status once
-//! nothing is left, so waiting on it means waiting on the whole tree.
+//! The zygote ([`zygote`]) is forked from the host once per process table and creates each
+//! supervisor as a *sibling* (`CLONE_PARENT`): a child of the host, which waits on it and may
+//! signal it until it has reaped it, exactly as if the host had forked it, but without copying
+//! the host's page tables. A supervisor makes itself a child subreaper and starts the program
+//! in a process group of its own ([`program`]); it then holds neither fds nor memory of the host,
+//! reaps everything beneath it (orphans of setsid'd or double-forked descendants are reparented
+//! to it) and exits with the program's status once nothing is left, so waiting on it means
+//! waiting on the whole tree.
 //!
-//! Everything here runs in a forked copy of a multi-threaded host and must stay
+//! Everything here runs in forked copies of a multi-threaded host and must stay
 //! async-signal-safe (see [`sys`]).
 
 mod proc_tree;
+mod program;
 mod release_memory;
 mod sys;
+pub(super) mod zygote;
 
-use std::io;
+use std::ffi::c_void;
 use std::os::fd::RawFd;
-use std::time::Duration;
 
 use libc::{c_int, c_uint, pid_t};
 
-/// Sent by the kernel to the supervisor when the thread that forked it (and so the host) dies.
+use super::wire::{Report, Stage};
+use program::{LaunchFailure, ProgramPlan};
+
+/// Sent by the kernel to the supervisor when the host's anchor thread (its parent thread, see
+/// `spawner::anchor`), and so the host, dies.
 const HOST_DEATH_SIGNAL: c_int = libc::SIGHUP;
 /// Asks for an orderly exit; SIGCONT lets stopped processes act on the SIGTERM during the grace.
 const POLITE_STOP: &[c_int] = &[libc::SIGTERM, libc::SIGCONT];
 const FORCED_STOP: &[c_int] = &[libc::SIGKILL];
 /// Once SIGKILL is due, stragglers are re-signalled this often: they may still be forking.
 const KILL_RETRY_NS: u64 = 10_000_000;
+/// Exit code of a supervisor that could not start its program (the host only reaps it).
+const LAUNCH_FAILED_EXIT_CODE: c_int = 127;
 
-/// Everything the supervisor needs, computed before forking so the forked side only copies
-/// integers.
+/// Everything a supervisor needs, on the zygote's stack, so creating one copies only integers
+/// and pointers into the (inherited) request mapping.
 #[derive(Clone, Copy)]
-pub(super) struct SupervisorPlan {
+struct SupervisorPlan {
     grace_ns: u64,
     host_pid: pid_t,
-    pid_report_fd: RawFd,
+    report_fd: RawFd,
     fd_limit: c_uint,
+    program: ProgramPlan,
+    /// The request mapping, released once the program runs.
+    request: (*mut c_void, usize),
 }
 
-impl SupervisorPlan {
-    /// `pid_report_fd` is the write end of a CLOEXEC pipe that receives the program's pid.
-    pub(super) fn new(grace: Duration, pid_report_fd: RawFd) -> Self {
-        Self {
-            grace_ns: u64::try_from(grace.as_nanos()).unwrap_or(u64::MAX),
-            host_pid: nix::unistd::getpid().as_raw(),
-            pid_report_fd,
-            fd_limit: sys::open_file_limit(),
-        }
-    }
-}
-
-/// Splits the freshly forked child into supervisor and program.
-///
-/// Returns only in the program-to-be (std then execs it) or on failure before the split; the
-/// supervisor side exits through [`sys::exit_like`].
+/// Runs in the supervisor the zygote just created; never returns.
 ///
 /// # Safety
-/// Must only be called from `CommandExt::pre_exec`, in the child std just forked.
-pub(super) unsafe fn split_off_program(plan: &SupervisorPlan) -> io::Result<()> {
-    // `plan` lives in the heap, which the supervisor releases below: keep a copy on the stack.
+/// Only in a child just created by the zygote, with every signal blocked.
+unsafe fn supervise_new_program(plan: &SupervisorPlan) -> ! {
     let plan = *plan;
-    sys::become_subreaper()?;
-    // Signals stay blocked in the supervisor for good: they are consumed synchronously.
-    let program_mask = sys::block_all_signals();
-    sys::reset_signal_dispositions();
-    let host_alive = sys::watch_for_host_death(HOST_DEATH_SIGNAL, plan.host_pid);
-    // SAFETY: this process is single-threaded (just forked); both sides only make raw syscalls
-    // until the program execs or the supervisor exits.
-    match unsafe { libc::fork() } {
-        -1 => {
-            let err = io::Error::last_os_error();
-            sys::set_signal_mask(&program_mask);
-            Err(err)
-        }
-        0 => {
-            sys::set_signal_mask(&program_mask);
-            sys::own_process_group()
-        }
-        program => {
-            sys::write_all(plan.pid_report_fd, &program.to_ne_bytes());
-            // SAFETY: we are the forked supervisor; nothing here owns these fds any more.
-            unsafe { sys::close_all_fds(plan.fd_limit) };
-            sys::leave_working_directory();
-            // SAFETY: from here on only stack data and static code are used.
-            unsafe { release_memory::release_host_memory() };
-            supervise(program, plan.grace_ns, !host_alive)
-        }
+    sys::set_name(c"seam-supervisor");
+    let own_pid = sys::own_pid();
+    let fail = |stage: Stage, errno: c_int| -> ! {
+        report(
+            plan.report_fd,
+            Report::Failed {
+                stage,
+                supervisor: own_pid,
+                errno,
+            },
+        );
+        sys::exit(LAUNCH_FAILED_EXIT_CODE)
+    };
+    // Keeps the supervisor out of the zygote's group, as a fork of the host would be kept out
+    // of the host's.
+    if let Err(errno) = sys::own_process_group() {
+        fail(Stage::Supervisor, errno);
     }
+    if let Err(errno) = sys::become_subreaper() {
+        fail(Stage::Supervisor, errno);
+    }
+    let host_alive = sys::watch_for_host_death(HOST_DEATH_SIGNAL, plan.host_pid);
+    let program = match program::launch(&plan.program) {
+        Ok(program) => program,
+        Err(LaunchFailure { stage, errno, pid }) => {
+            if pid > 0 {
+                sys::reap(pid);
+            }
+            fail(stage, errno)
+        }
+    };
+    report(
+        plan.report_fd,
+        Report::Started {
+            supervisor: own_pid,
+            program,
+        },
+    );
+    // SAFETY: we are a supervisor; nothing here owns these fds any more.
+    unsafe { sys::close_fds_from(0, plan.fd_limit) };
+    // SAFETY: the request mapping was only needed to start the program, which has exec'd.
+    unsafe { libc::munmap(plan.request.0, plan.request.1) };
+    supervise(program, plan.grace_ns, !host_alive)
+}
+
+fn report(fd: RawFd, report: Report) {
+    sys::write_all(fd, &report.encode());
 }
 
 enum Phase {

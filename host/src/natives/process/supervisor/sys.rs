@@ -1,10 +1,9 @@
-//! Raw syscall wrappers for the supervisor.
+//! Raw syscall wrappers for the zygote and the supervisors.
 //!
-//! The supervisor is a forked copy of a multi-threaded host: another thread may have held the
-//! allocator or any lock at fork time, so everything here is async-signal-safe: no allocation,
-//! no locks, no panics, buffers on the stack.
+//! The zygote is a forked copy of a multi-threaded host and the supervisors are copies of the
+//! zygote: another thread may have held the allocator or any lock at fork time, so everything
+//! here is async-signal-safe: no allocation, no locks, no panics, buffers on the stack.
 
-use std::io;
 use std::os::fd::RawFd;
 use std::ptr;
 
@@ -18,7 +17,6 @@ const LOST_STATUS_EXIT_CODE: c_int = 255;
 const LAST_SIGNAL: c_int = 64;
 
 /// Soft `RLIMIT_NOFILE`: the bound for closing fds one by one where `close_range` is missing.
-/// Called by the host before forking.
 pub(super) fn open_file_limit() -> c_uint {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -52,21 +50,28 @@ pub(super) fn now_ns() -> u64 {
 }
 
 /// Orphaned descendants (setsid'd, double-forked) are reparented to us instead of to init.
-pub(super) fn become_subreaper() -> io::Result<()> {
+pub(super) fn become_subreaper() -> Result<(), c_int> {
     // SAFETY: prctl with integer arguments only.
     if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong) } != 0 {
-        return Err(io::Error::last_os_error());
+        return Err(errno());
     }
     Ok(())
 }
 
-/// Asks for `signal` when the forking thread dies; returns false if the host is already gone.
+/// Asks for `signal` when the parent *thread* dies; returns false if the host is already gone.
 pub(super) fn watch_for_host_death(signal: c_int, host_pid: pid_t) -> bool {
     // SAFETY: prctl with integer arguments only.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::c_ulong::from(signal.unsigned_abs())) };
     // The host may have died before the prctl: then we have already been reparented.
     // SAFETY: getppid has no preconditions.
     unsafe { libc::getppid() == host_pid }
+}
+
+/// Names the process (`comm`, as `ps` and `/proc/<pid>/stat` show it); `name` must be
+/// NUL-terminated and at most 16 bytes long with the NUL.
+pub(super) fn set_name(name: &std::ffi::CStr) {
+    // SAFETY: the kernel copies at most 16 bytes from a valid NUL-terminated string.
+    unsafe { libc::prctl(libc::PR_SET_NAME, name.as_ptr()) };
 }
 
 /// Blocks every blockable signal and returns the previous mask.
@@ -78,6 +83,19 @@ pub(super) fn block_all_signals() -> sigset_t {
         libc::sigfillset(&mut all);
         libc::sigprocmask(libc::SIG_SETMASK, &all, &mut previous);
         previous
+    }
+}
+
+/// Every signal except `unblocked`.
+pub(super) fn all_signals_except(unblocked: &[c_int]) -> sigset_t {
+    // SAFETY: the set is initialised by sigfillset before use.
+    unsafe {
+        let mut set: sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut set);
+        for &signal in unblocked {
+            libc::sigdelset(&mut set, signal);
+        }
+        set
     }
 }
 
@@ -105,13 +123,30 @@ fn set_default_disposition(signal: c_int) {
     }
 }
 
-/// Puts the calling process in a new process group of its own.
-pub(super) fn own_process_group() -> io::Result<()> {
+/// Puts the calling process in a new process group of its own, so that signals aimed at the
+/// host's group (a terminal's ^C) do not reach it.
+pub(super) fn own_process_group() -> Result<(), c_int> {
     // SAFETY: setpgid with integer arguments only.
     if unsafe { libc::setpgid(0, 0) } != 0 {
-        return Err(io::Error::last_os_error());
+        return Err(errno());
     }
     Ok(())
+}
+
+/// A sibling of the calling process: a fork whose parent is our own parent (`CLONE_PARENT`).
+/// Returns like `fork`: 0 in the child, its pid in the caller, or the errno.
+///
+/// # Safety
+/// Same contract as `fork` in a process that must stay async-signal-safe; the child does not
+/// run `pthread_atfork` handlers.
+pub(super) unsafe fn fork_sibling() -> Result<pid_t, c_int> {
+    let flags = libc::c_ulong::try_from(libc::CLONE_PARENT | libc::SIGCHLD).unwrap_or(0);
+    // SAFETY: without a new stack the child continues on a copy of ours, exactly as after fork.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0usize, 0usize, 0usize, 0usize) };
+    if pid < 0 {
+        return Err(errno());
+    }
+    Ok(pid_t::try_from(pid).unwrap_or(0))
 }
 
 /// Best-effort write of a small message; a failure surfaces on the reading side as a short read.
@@ -128,24 +163,45 @@ pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
     }
 }
 
-/// Closes every file descriptor, so the supervisor pins no pipe, terminal or file.
+/// Closes every file descriptor from `first` on, so the process pins no pipe, terminal or file.
 ///
 /// # Safety
-/// Only for the forked supervisor: any owner of these fds in this process is gone.
-pub(super) unsafe fn close_all_fds(fd_limit: c_uint) {
+/// Only for a forked zygote or supervisor: any owner of these fds in this process is gone.
+pub(super) unsafe fn close_fds_from(first: c_uint, fd_limit: c_uint) {
     // SAFETY: raw close_range syscall with integer arguments.
-    let closed = unsafe { libc::syscall(libc::SYS_close_range, 0 as c_uint, c_uint::MAX, 0 as c_uint) };
+    let closed = unsafe { libc::syscall(libc::SYS_close_range, first, c_uint::MAX, 0 as c_uint) };
     if closed == 0 {
         return;
     }
+    let first = c_int::try_from(first).unwrap_or(c_int::MAX);
     let last = c_int::try_from(fd_limit).unwrap_or(c_int::MAX);
-    for fd in 0..last {
+    for fd in first..last {
         // SAFETY: closing an fd number has no memory-safety effect here (see above).
         unsafe { libc::close(fd) };
     }
 }
 
-/// The supervisor does not need its cwd; keeping it would pin the directory (and its mount).
+/// Closes `fd`, ignoring errors (there is nothing to do about them).
+pub(super) fn close(fd: RawFd) {
+    // SAFETY: closing an fd number has no memory-safety effect; callers own `fd`.
+    unsafe { libc::close(fd) };
+}
+
+/// Opens `/dev/null` with `flags` as fd `target`.
+pub(super) fn null_onto(target: RawFd, flags: c_int) {
+    // SAFETY: a NUL-terminated static path.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), flags) };
+    if fd >= 0 && fd != target {
+        // SAFETY: dup2 and close on fds this process owns.
+        unsafe {
+            libc::dup2(fd, target);
+            libc::close(fd);
+        }
+    }
+}
+
+/// Neither the zygote nor a supervisor needs a cwd; keeping the host's would pin that
+/// directory (and its mount).
 pub(super) fn leave_working_directory() {
     // SAFETY: a NUL-terminated static path.
     unsafe { libc::chdir(c"/".as_ptr()) };
@@ -178,7 +234,14 @@ pub(super) fn exit_like(status: Option<c_int>) -> ! {
     }
 }
 
-fn exit(code: c_int) -> ! {
+/// Reaps `pid`, retrying on EINTR.
+pub(super) fn reap(pid: pid_t) {
+    let mut status: c_int = 0;
+    // SAFETY: `status` is a valid out-pointer.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0 && errno() == libc::EINTR {}
+}
+
+pub(super) fn exit(code: c_int) -> ! {
     // SAFETY: _exit skips atexit handlers and stdio flushing, which belong to the host.
     unsafe { libc::_exit(code) }
 }

@@ -6,7 +6,9 @@ mod host_children;
 mod output;
 mod stdin;
 mod supervisor;
+mod throwaway_cost;
 mod tree;
+mod zygote;
 
 use std::fs;
 use std::io::Read;

@@ -1,13 +1,16 @@
-//! Reaping the supervisor and publishing the outcome once all collected output is in.
+//! The watcher thread of each process: it drains the collected streams, reaps the supervisor and
+//! publishes the outcome once both are done.
 //!
-//! Each process has one reaper thread that waits for its supervisor only (never `waitpid(-1)`),
-//! so children the host spawns elsewhere keep their exit statuses.
+//! The supervisor is a child of the host (the zygote creates it as its sibling). The watcher
+//! waits for that pid only (never `waitpid(-1)`), so children the host spawns elsewhere keep
+//! their exit statuses.
 
 use std::io;
-use std::process::Child;
+use std::os::unix::process::ExitStatusExt;
+use std::process::ExitStatus;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
@@ -15,9 +18,10 @@ use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{Id, WaitPidFlag, waitid};
 use nix::unistd::Pid;
 
+use super::collect::{Drain, drain_all};
 use super::outcome::Outcome;
 
-/// Shared between a [`Process`](super::Process) and its reaper thread.
+/// Shared between a [`Process`](super::Process) and its watcher thread.
 pub(super) struct ExitLink {
     state: Mutex<ExitState>,
     changed: Condvar,
@@ -89,70 +93,74 @@ impl ExitLink {
     }
 }
 
-/// The way to hand the launched supervisor to its already running reaper thread.
-pub(super) struct ReaperHandoff {
+/// The way to hand the launched supervisor to its already running watcher thread.
+pub(super) struct WatcherHandoff {
     link: Arc<ExitLink>,
-    supervisor_tx: SyncSender<Child>,
+    supervisor_tx: SyncSender<Pid>,
 }
 
-impl ReaperHandoff {
-    pub(super) fn deliver(self, supervisor: Child) {
-        let pid = i32::try_from(supervisor.id()).ok().map(Pid::from_raw);
-        self.link.lock().supervisor = pid;
-        if let Err(mpsc::SendError(mut supervisor)) = self.supervisor_tx.send(supervisor) {
-            // Unreachable in practice (the reaper blocks on this channel); never leak a zombie.
-            tracing::warn!("process reaper thread is gone; reaping inline");
-            let status = supervisor.wait();
-            self.link.lock().reaped = true;
+impl WatcherHandoff {
+    pub(super) fn deliver(self, supervisor: Pid) {
+        self.link.lock().supervisor = Some(supervisor);
+        if let Err(mpsc::SendError(supervisor)) = self.supervisor_tx.send(supervisor) {
+            // Unreachable in practice (the watcher waits on this channel); never leak a zombie.
+            tracing::warn!("process watcher thread is gone; reaping inline");
+            let status = reap_exited(&self.link, supervisor);
             self.link
                 .publish(status.map_or_else(|_| Outcome::unknown(), Outcome::from_status));
         }
     }
 }
 
-/// Starts the reaper before anything is launched, so a failure to start it leaves nothing
-/// running. `drains` are the collected-stream readers to join before publishing.
-pub(super) fn start_reaper(link: Arc<ExitLink>, drains: Vec<JoinHandle<()>>) -> io::Result<ReaperHandoff> {
+/// Starts the watcher before anything is launched, so a failure to start it leaves nothing
+/// running. `drains` are the collected streams to read to their end before publishing.
+pub(super) fn start_watcher(link: Arc<ExitLink>, drains: Vec<Drain>) -> io::Result<WatcherHandoff> {
     let (supervisor_tx, supervisor_rx) = mpsc::sync_channel(1);
     let thread_link = Arc::clone(&link);
     thread::Builder::new()
-        .name("proc-reaper".to_owned())
-        .spawn(move || reap(&thread_link, supervisor_rx, drains))?;
-    Ok(ReaperHandoff { link, supervisor_tx })
+        .name("proc-watch".to_owned())
+        .spawn(move || watch(&thread_link, supervisor_rx, drains))?;
+    Ok(WatcherHandoff { link, supervisor_tx })
 }
 
-fn reap(link: &ExitLink, supervisor_rx: Receiver<Child>, drains: Vec<JoinHandle<()>>) {
-    // A closed channel means the launch failed; the drains end on their own.
-    let Ok(mut supervisor) = supervisor_rx.recv() else {
+fn watch(link: &ExitLink, supervisor_rx: Receiver<Pid>, drains: Vec<Drain>) {
+    // Output is read while the program runs; after a failed launch the pipes close at once.
+    drain_all(drains);
+    // A closed channel means the launch failed.
+    let Ok(supervisor) = supervisor_rx.recv() else {
         return;
     };
-    wait_until_exited(&supervisor);
-    let status = {
-        let mut state = link.lock();
-        let status = supervisor.wait();
-        state.reaped = true;
-        status
-    };
-    let outcome = match status {
+    wait_until_exited(supervisor);
+    let outcome = match reap_exited(link, supervisor) {
         Ok(status) => Outcome::from_status(status),
         Err(err) => {
             tracing::warn!(error = %err, "failed to reap a process supervisor");
             Outcome::unknown()
         }
     };
-    for drain in drains {
-        if drain.join().is_err() {
-            tracing::warn!("a process output reader panicked");
-        }
-    }
     link.publish(outcome);
 }
 
 /// Blocks until the supervisor has exited, leaving it unreaped (see `ExitState::reaped`).
-fn wait_until_exited(supervisor: &Child) {
-    let Ok(raw) = i32::try_from(supervisor.id()) else {
-        return;
-    };
+fn wait_until_exited(supervisor: Pid) {
     let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
-    while let Err(Errno::EINTR) = waitid(Id::Pid(Pid::from_raw(raw)), flags) {}
+    while let Err(Errno::EINTR) = waitid(Id::Pid(supervisor), flags) {}
+}
+
+/// Reaps the supervisor under the lock, in the same step as recording that it is gone.
+fn reap_exited(link: &ExitLink, supervisor: Pid) -> io::Result<ExitStatus> {
+    let mut state = link.lock();
+    let mut status: libc::c_int = 0;
+    let reaped = loop {
+        // SAFETY: `status` is a valid out-pointer.
+        if unsafe { libc::waitpid(supervisor.as_raw(), &mut status, 0) } >= 0 {
+            break Ok(ExitStatus::from_raw(status));
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            break Err(err);
+        }
+    };
+    state.reaped = true;
+    reaped
 }

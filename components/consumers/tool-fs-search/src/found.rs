@@ -1,0 +1,210 @@
+//! What a search found, bounded: records are taken until one more than the limit arrives (so
+//! "more" is known, not guessed), then rendered sorted by path.
+
+use std::collections::BTreeMap;
+
+use crate::args::OutputMode;
+use crate::rg_json::{self, Event};
+use crate::run::Flow;
+
+pub struct Found {
+    mode: Mode,
+    limit: usize,
+    max_line_chars: usize,
+    by_path: BTreeMap<String, Entry>,
+    taken: usize,
+    pub more: bool,
+}
+
+/// What was found in one file.
+#[derive(Default)]
+struct Entry {
+    /// Rendered lines (content), or the count (count); nothing for paths.
+    lines: Vec<String>,
+    /// A result of this file was counted (a file with only context lines has none).
+    counted: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Paths,
+    Grep(OutputMode),
+}
+
+impl Found {
+    pub fn paths(limit: usize) -> Self {
+        Self::new(Mode::Paths, limit, 0)
+    }
+
+    pub fn grep(mode: OutputMode, limit: usize, max_line_chars: usize) -> Self {
+        Self::new(Mode::Grep(mode), limit, max_line_chars)
+    }
+
+    fn new(mode: Mode, limit: usize, max_line_chars: usize) -> Self {
+        Self {
+            mode,
+            limit,
+            max_line_chars,
+            by_path: BTreeMap::new(),
+            taken: 0,
+            more: false,
+        }
+    }
+
+    /// One record of ripgrep's output: a path (`--files`) or a JSON message (`--json`).
+    pub fn take(&mut self, record: &[u8]) -> Result<Flow, String> {
+        match self.mode {
+            Mode::Paths => {
+                let path = String::from_utf8_lossy(record).into_owned();
+                Ok(self.count_in(path, None))
+            }
+            Mode::Grep(mode) => match rg_json::parse(record)? {
+                Some(event) => Ok(self.take_event(mode, event)),
+                None => Ok(Flow::More),
+            },
+        }
+    }
+
+    fn take_event(&mut self, mode: OutputMode, event: Event) -> Flow {
+        match (mode, event) {
+            (
+                OutputMode::FilesWithMatches,
+                Event::Line {
+                    path, is_match: true, ..
+                },
+            ) => {
+                if self.by_path.contains_key(&path) {
+                    return Flow::More;
+                }
+                self.count_in(path, None)
+            }
+            (OutputMode::Count, Event::FileEnd { path, matched_lines }) if matched_lines > 0 => {
+                self.count_in(path, Some(matched_lines.to_string()))
+            }
+            (
+                OutputMode::Content,
+                Event::Line {
+                    path,
+                    number,
+                    text,
+                    is_match,
+                },
+            ) => {
+                let separator = if is_match { ':' } else { '-' };
+                let number = number.map(|n| format!("{n}{separator}")).unwrap_or_default();
+                let line = format!("{path}{separator}{number}{}", cut(&text, self.max_line_chars));
+                if !is_match {
+                    // Context belongs to the matches around it and is not counted.
+                    self.by_path.entry(path).or_default().lines.push(line);
+                    return Flow::More;
+                }
+                self.count_in(path, Some(line))
+            }
+            _ => Flow::More,
+        }
+    }
+
+    /// Count one result; the one past the limit only proves there are more.
+    fn count_in(&mut self, path: String, line: Option<String>) -> Flow {
+        if self.taken == self.limit {
+            self.more = true;
+            return Flow::Enough;
+        }
+        self.taken += 1;
+        let entry = self.by_path.entry(path).or_default();
+        entry.lines.extend(line);
+        entry.counted = true;
+        Flow::More
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.taken == 0
+    }
+
+    /// The results as text, sorted by path.
+    pub fn render(&self) -> String {
+        let mut out: Vec<String> = Vec::new();
+        // A file with context lines only (its match came past the limit) is left out.
+        for (path, entry) in self.by_path.iter().filter(|(_, entry)| entry.counted) {
+            match self.mode {
+                Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => out.push(path.clone()),
+                Mode::Grep(OutputMode::Count) => out.extend(entry.lines.iter().map(|count| format!("{path}:{count}"))),
+                Mode::Grep(OutputMode::Content) => out.extend(entry.lines.iter().cloned()),
+            }
+        }
+        if self.more {
+            let unit = match self.mode {
+                Mode::Grep(OutputMode::Content) => "matching lines",
+                _ => "files",
+            };
+            out.push(format!(
+                "[more results: stopped after {} {unit}; narrow the pattern, path or glob, or raise limit]",
+                self.limit
+            ));
+        }
+        out.join("\n")
+    }
+}
+
+fn cut(text: &str, max_chars: usize) -> String {
+    let text = text.trim_end_matches(['\n', '\r']);
+    match text.char_indices().nth(max_chars) {
+        Some((at, _)) => format!("{}… [line truncated]", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(path: &str, number: u64, text: &str, is_match: bool) -> Vec<u8> {
+        let kind = if is_match { "match" } else { "context" };
+        format!(r#"{{"type":"{kind}","data":{{"path":{{"text":"{path}"}},"lines":{{"text":"{text}\n"}},"line_number":{number}}}}}"#)
+            .into_bytes()
+    }
+
+    #[test]
+    fn paths_are_sorted_and_bounded() {
+        let mut found = Found::paths(2);
+        assert_eq!(found.take(b"b.rs"), Ok(Flow::More));
+        assert_eq!(found.take(b"a.rs"), Ok(Flow::More));
+        assert_eq!(found.take(b"c.rs"), Ok(Flow::Enough));
+        assert_eq!(
+            found.render(),
+            "a.rs\nb.rs\n[more results: stopped after 2 files; narrow the pattern, path or glob, or raise limit]"
+        );
+    }
+
+    #[test]
+    fn content_counts_matches_and_keeps_context() {
+        let mut found = Found::grep(OutputMode::Content, 10, 100);
+        for record in [
+            line("b.rs", 1, "before", false),
+            line("b.rs", 2, "hit", true),
+            line("a.rs", 7, "hit too", true),
+        ] {
+            assert_eq!(found.take(&record), Ok(Flow::More));
+        }
+        assert_eq!(found.render(), "a.rs:7:hit too\nb.rs-1-before\nb.rs:2:hit");
+        assert!(!found.more);
+    }
+
+    #[test]
+    fn files_and_counts() {
+        let mut files = Found::grep(OutputMode::FilesWithMatches, 10, 100);
+        files.take(&line("x.rs", 1, "a", true)).ok();
+        files.take(&line("x.rs", 2, "a", true)).ok();
+        assert_eq!(files.render(), "x.rs");
+        let mut counts = Found::grep(OutputMode::Count, 10, 100);
+        let end = br#"{"type":"end","data":{"path":{"text":"x.rs"},"stats":{"matched_lines":3}}}"#;
+        counts.take(end).ok();
+        assert_eq!(counts.render(), "x.rs:3");
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        assert_eq!(cut("abcdef\n", 3), "abc… [line truncated]");
+        assert_eq!(cut("abc\r\n", 3), "abc");
+    }
+}

@@ -1,0 +1,108 @@
+//! `tool-fs-search`: the `glob` and `grep` tools. They run ripgrep through the subprocess seam
+//! (not the fs seam: whole-tree search is no file system primitive, and this way it runs
+//! wherever the world's processes run), parse its output and bound what they return.
+
+mod args;
+mod config;
+mod describe;
+mod found;
+mod rg_json;
+mod run;
+mod tool_result;
+
+mod bindings {
+    wit_bindgen::generate!({
+        inline: r#"
+            package seam:tool-fs-search;
+
+            world tool-fs-search {
+                import seam:subprocess/subprocess@0.1.0;
+                import seam:tool/context@0.1.0;
+                export seam:tool/tool@0.1.0;
+            }
+        "#,
+        // Dependencies first: the subprocess package's own world refers to seam:host.
+        path: ["../../../wit/host", "../../../wit/subprocess", "../../../wit/tool"],
+        generate_all,
+    });
+}
+
+use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
+use bindings::seam::tool::context;
+
+use crate::args::{GlobArgs, GrepArgs};
+use crate::config::Config;
+use crate::found::Found;
+use crate::run::Finished;
+
+/// ripgrep's exit code for "an error happened" (1 only means nothing matched).
+const RG_ERROR: i32 = 2;
+
+struct ToolFsSearch;
+
+impl Guest for ToolFsSearch {
+    fn describe() -> Vec<ToolSpec> {
+        describe::all()
+    }
+
+    fn invoke(call: Call) -> ToolResult {
+        let result = match dispatch(&call) {
+            Ok(result) | Err(result) => result,
+        };
+        result.into()
+    }
+}
+
+fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResult> {
+    let config = Config::parse(&context::config())
+        .map_err(|message| seam_guest::ToolResult::error("TOOL_CONFIG_INVALID", message))?;
+    let cwd = &call.session.cwd;
+    match call.name.as_str() {
+        describe::GLOB => {
+            let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
+            let mut found = Found::paths(config.limit(args.limit));
+            let finished = run::rg(args::glob_argv(&args), cwd, b'\0', &config, |r| found.take(r))?;
+            report(&found, &finished, "No files matched")
+        }
+        describe::GREP => {
+            let args: GrepArgs = seam_guest::args::parse(&call.arguments)?;
+            let mut found = Found::grep(
+                args.output_mode,
+                config.limit(args.limit),
+                config.max_line_chars as usize,
+            );
+            let finished = run::rg(args::grep_argv(&args), cwd, b'\n', &config, |r| found.take(r))?;
+            report(&found, &finished, "No matches found")
+        }
+        other => Err(seam_guest::ToolResult::error(
+            "UNKNOWN_TOOL",
+            format!("tool-fs-search has no tool named {other:?}"),
+        )),
+    }
+}
+
+/// The results, with what a reader must know about how the search ended. ripgrep failing
+/// outright (a bad pattern, a missing path) is an error; failing on some files is a note.
+fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_guest::ToolResult, seam_guest::ToolResult> {
+    let failed = !finished.stopped && finished.outcome.exit_code == Some(RG_ERROR);
+    if failed && found.is_empty() {
+        return Err(seam_guest::ToolResult::error("SEARCH_FAILED", finished.stderr.clone()));
+    }
+    let mut text = if found.is_empty() {
+        nothing.to_owned()
+    } else {
+        found.render()
+    };
+    if finished.timed_out {
+        text.push_str("\n[search timed out: results are incomplete]");
+    }
+    if finished.cancelled {
+        text.push_str("\n[search cancelled: results are incomplete]");
+    }
+    if failed && let Some(first) = finished.stderr.lines().next() {
+        text.push_str(&format!("\n[some paths could not be searched: {first}]"));
+    }
+    Ok(seam_guest::ToolResult::text(text))
+}
+
+bindings::export!(ToolFsSearch with_types_in bindings);

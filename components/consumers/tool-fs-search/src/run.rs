@@ -1,0 +1,111 @@
+//! Running ripgrep through the subprocess seam: stdout read as a pipe, record by record, so a
+//! search that has found enough is stopped instead of buffered to the end.
+
+use std::time::{Duration, Instant};
+
+use seam_guest::ToolResult;
+
+use crate::bindings::seam::subprocess::subprocess;
+use crate::bindings::seam::subprocess::types::{Collect, Input, Outcome, Output, SpawnSpec, Stream};
+use crate::bindings::seam::tool::context;
+use crate::config::Config;
+
+const READ_CHUNK_BYTES: u32 = 256 * 1024;
+/// How long one pipe read waits before the deadline and cancellation are checked again.
+const POLL_MS: u32 = 100;
+/// Stderr kept for error messages.
+const STDERR_BYTES: u64 = 16 * 1024;
+const GRACE_MS: u32 = 200;
+
+/// Whether the consumer of records wants more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    More,
+    Enough,
+}
+
+pub struct Finished {
+    pub outcome: Outcome,
+    /// The consumer said enough: the process was stopped on purpose.
+    pub stopped: bool,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    pub stderr: String,
+}
+
+/// Run `rg` with `args` in `cwd`, handing every `separator`-terminated record of its stdout to
+/// `take` until it says enough or the output ends.
+pub fn rg(
+    args: Vec<String>,
+    cwd: &str,
+    separator: u8,
+    config: &Config,
+    mut take: impl FnMut(&[u8]) -> Result<Flow, String>,
+) -> Result<Finished, ToolResult> {
+    let program = subprocess::resolve_executable(&config.rg, &[]).map_err(|e| ToolResult::error(e.code, e.message))?;
+    let spec = SpawnSpec {
+        argv: std::iter::once(program).chain(args).collect(),
+        cwd: cwd.to_owned(),
+        env: Vec::new(),
+        stdin: Input::Null,
+        stdout: Output::Pipe,
+        stderr: Output::Collect(Collect {
+            tail_bytes: STDERR_BYTES,
+            head_bytes: 0,
+            spill: None,
+        }),
+        grace_ms: GRACE_MS,
+    };
+    let process = subprocess::spawn(&spec).map_err(|e| ToolResult::error(e.code, e.message))?;
+    let deadline = Instant::now() + Duration::from_millis(u64::from(config.timeout_ms));
+    let (mut stopped, mut timed_out, mut cancelled) = (false, false, false);
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let read = process
+            .read_pipe(Stream::Stdout, READ_CHUNK_BYTES, POLL_MS)
+            .map_err(|e| ToolResult::error(e.code, e.message))?;
+        pending.extend_from_slice(&read.data);
+        if read.eof && !pending.is_empty() && pending.last() != Some(&separator) {
+            pending.push(separator);
+        }
+        let mut consumed = 0;
+        for record in pending.split_inclusive(|&b| b == separator) {
+            if record.last() != Some(&separator) {
+                break;
+            }
+            consumed += record.len();
+            if take(&record[..record.len() - 1]).map_err(|e| ToolResult::error("SEARCH_FAILED", e))? == Flow::Enough {
+                stopped = true;
+                break;
+            }
+        }
+        pending.drain(..consumed);
+        if stopped || read.eof {
+            break;
+        }
+        if Instant::now() > deadline {
+            timed_out = true;
+            break;
+        }
+        if context::cancelled() {
+            cancelled = true;
+            break;
+        }
+    }
+    let outcome = if stopped || timed_out || cancelled {
+        process.terminate()
+    } else {
+        process.wait(None).unwrap_or_else(|| process.terminate())
+    };
+    let stderr = process
+        .read_from(Stream::Stderr, 0, STDERR_BYTES as u32)
+        .map(|chunk| String::from_utf8_lossy(&chunk.data).trim().to_owned())
+        .unwrap_or_default();
+    Ok(Finished {
+        outcome,
+        stopped,
+        timed_out,
+        cancelled,
+        stderr,
+    })
+}

@@ -1,0 +1,88 @@
+//! The four tools over the fs seam. Each resolves `file_path` against the session's cwd and
+//! passes the session id, so an observation policy below can judge writes by what this session
+//! read.
+
+use seam_guest::ToolResult;
+
+use crate::args::{EditArgs, ImageArgs, ReadArgs, WriteArgs};
+use crate::bindings::seam::fs::fs;
+use crate::bindings::seam::fs::types::{Edit, Target};
+use crate::bindings::seam::tool::types::Session;
+use crate::config::Config;
+use crate::errors;
+use crate::image;
+use crate::render::{self, Window};
+
+fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
+    fs::resolve(file_path, &session.cwd).map_err(errors::from_fs)
+}
+
+pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
+    if args.limit == Some(0) {
+        return Err(ToolResult::error(
+            seam_guest::args::INVALID_ARGUMENTS,
+            "invalid arguments: limit must be at least 1",
+        ));
+    }
+    let target = resolve(&args.file_path, session)?;
+    let file = fs::read_text(&target, Some(config.max_file_bytes), Some(&session.id)).map_err(errors::from_fs)?;
+    let window = Window {
+        offset: args.offset.unwrap_or(1) as usize,
+        limit: args.limit.unwrap_or(config.default_limit) as usize,
+        max_line_chars: config.max_line_chars as usize,
+        max_output_bytes: config.max_output_bytes as usize,
+    };
+    Ok(ToolResult::text(render::numbered(&file.content, &window)))
+}
+
+pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResult> {
+    let target = resolve(&args.file_path, session)?;
+    let bytes = args.content.len();
+    let outcome = fs::write_text(&target, &args.content, None, None, Some(&session.id)).map_err(errors::from_fs)?;
+    let path = &target.display_path;
+    Ok(ToolResult::text(if outcome.created {
+        format!("Created {path} ({bytes} bytes)")
+    } else {
+        format!("Wrote {bytes} bytes to {path}")
+    }))
+}
+
+pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult> {
+    let target = resolve(&args.file_path, session)?;
+    let change = Edit {
+        old: args.old_string,
+        new: args.new_string,
+        replace_all: args.replace_all,
+    };
+    let outcome = fs::edit_text(&target, &change, None, None, Some(&session.id)).map_err(errors::from_fs)?;
+    let occurrences = match outcome.replacements {
+        1 => "1 occurrence".to_owned(),
+        n => format!("{n} occurrences"),
+    };
+    Ok(ToolResult::text(format!(
+        "Edited {}: replaced {occurrences}",
+        target.display_path
+    )))
+}
+
+pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
+    let target = resolve(&args.file_path, session)?;
+    let file = fs::read_bytes(&target, config.max_image_bytes).map_err(errors::from_fs)?;
+    let Some(mime_type) = image::mime_type(&file.data) else {
+        return Err(ToolResult::error(
+            errors::IMAGE_UNSUPPORTED,
+            format!(
+                "{} is not a PNG, JPEG, GIF or WebP image; read text files with read",
+                target.display_path
+            ),
+        ));
+    };
+    Ok(ToolResult {
+        content: vec![seam_guest::Content::Image {
+            data: seam_guest::base64::encode(&file.data),
+            mime_type: mime_type.to_owned(),
+        }],
+        is_error: false,
+        code: None,
+    })
+}

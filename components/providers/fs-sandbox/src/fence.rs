@@ -1,0 +1,56 @@
+//! The fence: which mutations a policy allows, judged on the target as it resolves right now.
+//! It narrows, but cannot close, the window in which an ancestor could be swapped for a
+//! symlink between this check and the write; the host's publish refuses a parent that is no
+//! longer canonical, which covers the rest for fs-local. Threat model: trusted code writing to
+//! model-chosen paths, not a kernel boundary.
+
+use crate::bindings::seam::fs::fs as inner;
+use crate::bindings::seam::fs::types::{Error, Target};
+use crate::bindings::seam::sandbox::types::{Mode, Policy};
+use crate::policy::mode_name;
+
+pub const SANDBOX_DENIED: &str = "FS_SANDBOX_DENIED";
+
+/// The target to mutate (re-resolved under workspace-write), or FS_SANDBOX_DENIED.
+pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
+    match policy.mode {
+        Mode::DangerFullAccess => Ok(target.clone()),
+        Mode::ReadOnly => Err(denied(target, policy, "nothing may be written")),
+        Mode::WorkspaceWrite => {
+            // Re-canonicalized now: a symlink swapped in since the caller resolved is seen.
+            let fresh = inner::resolve(&target.display_path, "/")?;
+            let roots = std::iter::once(&policy.workspace_root).chain(&policy.writable_roots);
+            for root in roots {
+                if let Ok(root) = inner::resolve(root, "/")
+                    && inner::contains(&root, &fresh)
+                {
+                    return Ok(fresh);
+                }
+            }
+            Err(denied(
+                &fresh,
+                policy,
+                &format!(
+                    "only the workspace {} and {} are writable",
+                    policy.workspace_root,
+                    if policy.writable_roots.is_empty() {
+                        "no other root".to_owned()
+                    } else {
+                        policy.writable_roots.join(", ")
+                    }
+                ),
+            ))
+        }
+    }
+}
+
+fn denied(target: &Target, policy: &Policy, why: &str) -> Error {
+    Error {
+        code: SANDBOX_DENIED.to_owned(),
+        message: format!(
+            "writing {} is denied under the {} sandbox: {why}",
+            target.display_path,
+            mode_name(policy.mode)
+        ),
+    }
+}

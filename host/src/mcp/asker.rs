@@ -1,0 +1,139 @@
+//! Approval requests put to the human through MCP elicitation.
+
+use crate::approval::{ApprovalOutcome, ApprovalRequest, Asker};
+use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
+use rmcp::service::ElicitationMode;
+use rmcp::{Peer, RoleServer, ServiceError};
+use std::sync::Arc;
+use tokio::runtime::Handle;
+use tokio_util::sync::CancellationToken;
+
+/// The one field of the form: a yes/no answer.
+const APPROVE: &str = "approve";
+
+/// An asker for one call, or none when the client cannot elicit (the world's approval policy
+/// then decides, and a policy that asks gets `Unavailable`). `cancelled` ends a pending
+/// question when the client cancels the call.
+pub(super) fn for_call(peer: &Peer<RoleServer>, runtime: Handle, cancelled: CancellationToken) -> Option<Asker> {
+    if !peer.supported_elicitation_modes().contains(&ElicitationMode::Form) {
+        return None;
+    }
+    let peer = peer.clone();
+    // Called on the lane's blocking thread, where blocking on the runtime is allowed.
+    Some(Arc::new(move |request: &ApprovalRequest| {
+        runtime.block_on(ask(&peer, request, &cancelled))
+    }))
+}
+
+async fn ask(peer: &Peer<RoleServer>, request: &ApprovalRequest, cancelled: &CancellationToken) -> ApprovalOutcome {
+    let schema = ElicitationSchema::builder()
+        .required_bool_with(APPROVE, |b| {
+            b.title("Allow once")
+                .description("Allow this one call; it does not change later calls.")
+        })
+        .build();
+    let requested_schema = match schema {
+        Ok(schema) => schema,
+        Err(e) => {
+            tracing::warn!("cannot build the approval form: {e}");
+            return ApprovalOutcome::Unavailable;
+        }
+    };
+    let params = ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: message(request),
+        requested_schema,
+    };
+    tokio::select! {
+        answer = peer.create_elicitation(params) => outcome(answer),
+        () = cancelled.cancelled() => ApprovalOutcome::Cancelled,
+    }
+}
+
+fn message(request: &ApprovalRequest) -> String {
+    let subject = request
+        .subject
+        .as_deref()
+        .map(|s| format!(" ({s})"))
+        .unwrap_or_default();
+    format!(
+        "{agent} asks to run {tool}{subject} once:\n{reason}",
+        agent = request.agent,
+        tool = request.tool,
+        reason = request.reason
+    )
+}
+
+fn outcome(answer: Result<ElicitResult, ServiceError>) -> ApprovalOutcome {
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) => {
+            tracing::warn!("approval request through elicitation failed: {e}");
+            return ApprovalOutcome::Unavailable;
+        }
+    };
+    match answer.action {
+        ElicitationAction::Accept => {
+            let yes = answer
+                .content
+                .as_ref()
+                .and_then(|c| c.get(APPROVE))
+                .and_then(serde_json::Value::as_bool);
+            // Accepting the form with "no" (or without an answer) grants nothing.
+            if yes == Some(true) {
+                ApprovalOutcome::AllowedOnce
+            } else {
+                ApprovalOutcome::Rejected
+            }
+        }
+        ElicitationAction::Decline => ApprovalOutcome::Rejected,
+        ElicitationAction::Cancel => ApprovalOutcome::Cancelled,
+        _ => ApprovalOutcome::Unavailable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn answer(action: ElicitationAction, content: Option<serde_json::Value>) -> ApprovalOutcome {
+        let mut result = ElicitResult::new(action);
+        result.content = content;
+        outcome(Ok(result))
+    }
+
+    #[test]
+    fn only_an_accepted_yes_allows() {
+        assert_eq!(
+            answer(ElicitationAction::Accept, Some(json!({APPROVE: true}))),
+            ApprovalOutcome::AllowedOnce
+        );
+        assert_eq!(
+            answer(ElicitationAction::Accept, Some(json!({APPROVE: false}))),
+            ApprovalOutcome::Rejected
+        );
+        assert_eq!(answer(ElicitationAction::Accept, None), ApprovalOutcome::Rejected);
+        assert_eq!(answer(ElicitationAction::Decline, None), ApprovalOutcome::Rejected);
+        assert_eq!(answer(ElicitationAction::Cancel, None), ApprovalOutcome::Cancelled);
+        assert_eq!(
+            outcome(Err(ServiceError::UnexpectedResponse)),
+            ApprovalOutcome::Unavailable
+        );
+    }
+
+    #[test]
+    fn the_question_names_the_agent_tool_subject_and_reason() {
+        let request = ApprovalRequest {
+            agent: "claude".into(),
+            tool: "bash".into(),
+            call_id: "c1".into(),
+            reason: "The build writes into the workspace".into(),
+            subject: Some("workspace-write: make".into()),
+        };
+        assert_eq!(
+            message(&request),
+            "claude asks to run bash (workspace-write: make) once:\nThe build writes into the workspace"
+        );
+    }
+}

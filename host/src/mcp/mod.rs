@@ -1,0 +1,60 @@
+//! The world's tools served to an MCP client over stdio (`seam mcp`).
+//!
+//! Each `tools/call` runs `World::call` on a blocking thread, so calls run in parallel lanes.
+//! Progress reported by a tool becomes `notifications/progress` when the client sent a progress
+//! token; `notifications/cancelled` cancels the call and terminates the processes it spawned;
+//! approval requests reach the human through elicitation when the client supports it.
+
+mod asker;
+mod calls;
+mod convert;
+mod progress;
+mod server;
+
+pub use calls::Calls;
+pub use convert::ERROR_CODE_META;
+pub use server::SeamServer;
+
+use crate::World;
+use rmcp::ServiceExt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long in-flight calls get to wind down once the client has gone: their processes are
+/// terminated first, so this only bounds a lane stuck in guest code.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+    #[error("the MCP session did not start: {0}")]
+    Initialize(Box<rmcp::service::ServerInitializeError>),
+    #[error("the MCP session failed: {0}")]
+    Session(#[from] tokio::task::JoinError),
+}
+
+/// Serve `world` on stdin/stdout until the client closes the connection. Stdout carries only
+/// the protocol; logs go to stderr.
+pub fn serve_stdio(world: Arc<World>) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("seam-mcp")
+        .build()?;
+    let server = SeamServer::new(world);
+    let calls = server.calls();
+    let served = runtime.block_on(async move {
+        // Pipes (how MCP clients start servers) are read on the IO reactor rather than through
+        // the blocking pool: one thread hop less per message.
+        let service = server
+            .serve(rmcp::transport::stdio_pipes())
+            .await
+            .map_err(|e| ServeError::Initialize(Box::new(e)))?;
+        service.waiting().await?;
+        Ok::<_, ServeError>(())
+    });
+    // Calls still running when the client left would keep the runtime from shutting down.
+    calls.cancel_all();
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    served
+}

@@ -1,0 +1,114 @@
+//! The MCP server handler: tools/list and tools/call over a world.
+
+use super::calls::{Calls, Ended};
+use super::{asker, convert, progress};
+use crate::lane::Session;
+use crate::{CallContext, ToolResult, World};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use std::sync::Arc;
+
+/// Serves one world to one client.
+pub struct SeamServer {
+    world: Arc<World>,
+    tools: Arc<[Tool]>,
+    calls: Arc<Calls>,
+}
+
+impl SeamServer {
+    pub fn new(world: Arc<World>) -> Self {
+        let tools = world.tools().iter().map(convert::tool).collect();
+        Self {
+            world,
+            tools,
+            calls: Arc::default(),
+        }
+    }
+
+    /// The calls in flight, to cancel them when the session ends.
+    pub fn calls(&self) -> Arc<Calls> {
+        self.calls.clone()
+    }
+
+    /// The call's context: the world's session seen as this client, its progress token, and
+    /// the client's human when it can be asked.
+    fn call_context(&self, request: &RequestContext<RoleServer>) -> CallContext {
+        let runtime = tokio::runtime::Handle::current();
+        let peer = &request.peer;
+        let agent = peer
+            .peer_info()
+            .map(|info| info.client_info.name.clone())
+            .filter(|name| !name.is_empty());
+        let defaults = self.world.session();
+        CallContext {
+            session: Session {
+                id: "mcp".into(),
+                agent: agent.unwrap_or(defaults.agent),
+                cwd: defaults.cwd,
+            },
+            progress: request
+                .meta
+                .get_progress_token()
+                .map(|token| progress::sink(peer.clone(), token, runtime.clone())),
+            asker: asker::for_call(peer, runtime, request.ct.clone()),
+            ..self.world.call_context(&format!("mcp-{}", request.id))
+        }
+    }
+}
+
+impl ServerHandler for SeamServer {
+    fn get_info(&self) -> ServerConfig {
+        // listChanged: a world swapped under a running server will announce its new tools.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(Implementation::new("seam", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // An unknown tool is a protocol error in MCP, not a tool result.
+        if !self.tools.iter().any(|t| t.name == request.name) {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool: {}", request.name),
+                None,
+            ));
+        }
+        let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default()).to_string();
+        let call = self.call_context(&context);
+        let ended = self
+            .calls
+            .run(
+                self.world.clone(),
+                request.name.into_owned(),
+                arguments,
+                call,
+                context.ct.clone(),
+            )
+            .await;
+        match ended {
+            Ended::Finished(result) => Ok(convert::result(result).into()),
+            // rmcp drops the response of a cancelled request: this result is never sent.
+            Ended::Cancelled => {
+                Ok(convert::result(ToolResult::error("CALL_CANCELLED", "cancelled by the client")).into())
+            }
+            Ended::Panicked(message) => Err(ErrorData::internal_error(format!("the call failed: {message}"), None)),
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Atomic publication of a file's new content: readers see the old file or the new one, never a
+//! mix, and a crash at any point leaves one of the two (plus, at worst, an abandoned staging
+//! directory that the next write removes).
+
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Component, Path};
+
+use nix::errno::Errno;
+use nix::fcntl::{AtFlags, OFlag, RenameFlags, open, renameat, renameat2};
+use nix::sys::stat::{Mode, fstatat};
+use nix::unistd::{Gid, Uid, UnlinkatFlags, fchown, fsync, linkat, unlinkat};
+
+use super::canonical::absolute;
+use super::error::FsioError;
+use super::locks::TargetLocks;
+use super::metadata::{Kind, Metadata};
+use super::read::metadata_of;
+use super::staging::{self, Staging};
+
+/// Permission bits of a file that did not exist before.
+const NEW_FILE_MODE: u32 = 0o644;
+
+/// A precondition checked under the target's lock, together with the publish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Nothing may exist at the path; the publish never replaces.
+    Absent,
+    /// A file with exactly this version must exist.
+    Version(String),
+}
+
+#[derive(Debug)]
+pub struct Written {
+    pub metadata: Metadata,
+    pub created: bool,
+}
+
+/// Publish `data` as the file at canonical `path` (see seam:host/fsio `atomic-write`).
+pub fn atomic_write(
+    locks: &TargetLocks,
+    path: &str,
+    data: &[u8],
+    mode: Option<u32>,
+    expect: Option<&Expect>,
+) -> Result<Written, FsioError> {
+    let path = absolute(path)?;
+    let (parent_path, name) = split(path)?;
+    let _held = locks.lock(path);
+    let parent = open_canonical_dir(parent_path)?;
+    let existing = existing_file(&parent, name, path)?;
+    check(expect, existing.as_ref(), path)?;
+
+    staging::remove_abandoned(&parent, parent_path);
+    let staging = Staging::create(&parent, parent_path)?;
+    let mut file = staging.create_file()?;
+    file.write_all(data).map_err(|e| FsioError::io(staging.shown(), e))?;
+    apply_ownership(&file, existing.as_ref(), mode).map_err(|e| FsioError::io(staging.shown(), e))?;
+    file.sync_all().map_err(|e| FsioError::io(staging.shown(), e))?;
+
+    rename_into_place(&staging, &parent, name, path, expect == Some(&Expect::Absent))?;
+    fsync(&parent).map_err(|e| FsioError::errno(parent_path, e))?;
+    // After the rename: it changes the file's ctime on some filesystems.
+    let metadata = metadata_of(&file, path)?;
+    Ok(Written {
+        metadata,
+        created: existing.is_none(),
+    })
+}
+
+/// The parent directory and the final name of a path to write.
+fn split(path: &Path) -> Result<(&Path, &str), FsioError> {
+    let (Some(parent), Some(Component::Normal(name))) = (path.parent(), path.components().next_back()) else {
+        return Err(FsioError::IsADirectory(path.display().to_string()));
+    };
+    let name = name
+        .to_str()
+        .ok_or_else(|| FsioError::invalid(path, "the file name is not UTF-8"))?;
+    Ok((parent, name))
+}
+
+/// Open the parent directory and check it still is the canonical path the caller resolved: a
+/// symlink swapped into an ancestor since then would otherwise redirect the write. From here
+/// on every call is relative to this descriptor, so later swaps cannot redirect it either.
+fn open_canonical_dir(path: &Path) -> Result<OwnedFd, FsioError> {
+    let dir = open(
+        path,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| FsioError::errno(path, e))?;
+    let opened = std::fs::read_link(format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&dir)));
+    let is_canonical = match opened {
+        Ok(opened) => opened == path,
+        // Without /proc: the path must resolve to itself and to the directory opened.
+        Err(_) => {
+            let same_dir = || -> Option<bool> {
+                let by_path = std::fs::metadata(path).ok()?;
+                let by_fd = File::from(dir.try_clone().ok()?).metadata().ok()?;
+                let (a, b) = (Metadata::of(&by_path), Metadata::of(&by_fd));
+                Some(a.dev == b.dev && a.ino == b.ino)
+            };
+            std::fs::canonicalize(path).is_ok_and(|real| real == path) && same_dir().unwrap_or(false)
+        }
+    };
+    if !is_canonical {
+        return Err(FsioError::invalid(
+            path,
+            "no longer the canonical directory (a symbolic link or rename changed it since it was resolved)",
+        ));
+    }
+    Ok(dir)
+}
+
+/// What is at `name` now, refused unless it is a regular file or nothing.
+fn existing_file(parent: &OwnedFd, name: &str, path: &Path) -> Result<Option<Metadata>, FsioError> {
+    let stat = match fstatat(parent, name, AtFlags::AT_SYMLINK_NOFOLLOW) {
+        Ok(stat) => stat,
+        Err(Errno::ENOENT) => return Ok(None),
+        Err(e) => return Err(FsioError::errno(path, e)),
+    };
+    let meta = Metadata::of_stat(&stat);
+    match meta.kind {
+        Kind::File => Ok(Some(meta)),
+        Kind::Dir => Err(FsioError::IsADirectory(path.display().to_string())),
+        // Canonical paths end in no symlink: this one was swapped in after resolving.
+        Kind::Symlink => Err(FsioError::invalid(
+            path,
+            "is a symbolic link now, so it is no longer the canonical target; resolve it again",
+        )),
+        kind => Err(FsioError::NotAFile {
+            path: path.display().to_string(),
+            kind,
+        }),
+    }
+}
+
+fn check(expect: Option<&Expect>, existing: Option<&Metadata>, path: &Path) -> Result<(), FsioError> {
+    match (expect, existing) {
+        (Some(Expect::Absent), Some(_)) => Err(FsioError::Exists(path.display().to_string())),
+        (Some(Expect::Version(_)), None) => Err(FsioError::mismatch(path, "no longer exists")),
+        (Some(Expect::Version(expected)), Some(meta)) if meta.version() != *expected => Err(FsioError::mismatch(
+            path,
+            format!("changed since version {expected} (now {})", meta.version()),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Permission bits (kept from the replaced file unless given; setuid, setgid and sticky are
+/// dropped, as the kernel drops them when a file is written) and, when allowed, its owner.
+fn apply_ownership(file: &File, existing: Option<&Metadata>, mode: Option<u32>) -> std::io::Result<()> {
+    let bits = mode.or(existing.map(|meta| meta.mode)).unwrap_or(NEW_FILE_MODE) & 0o777;
+    file.set_permissions(std::fs::Permissions::from_mode(bits))?;
+    if let Some(meta) = existing {
+        // Only root may give a file away; anyone else keeps owning what they write.
+        let _ = fchown(
+            file.as_fd(),
+            Some(Uid::from_raw(meta.uid)),
+            Some(Gid::from_raw(meta.gid)),
+        );
+    }
+    Ok(())
+}
+
+fn rename_into_place(
+    staging: &Staging<'_>,
+    parent: &OwnedFd,
+    name: &str,
+    path: &Path,
+    must_not_exist: bool,
+) -> Result<(), FsioError> {
+    let (dir, content) = staging.content();
+    if !must_not_exist {
+        return renameat(&dir, content, parent, name).map_err(|e| FsioError::errno(path, e));
+    }
+    match renameat2(&dir, content, parent, name, RenameFlags::RENAME_NOREPLACE) {
+        Ok(()) => Ok(()),
+        // A filesystem without RENAME_NOREPLACE: link(2) never replaces either.
+        Err(Errno::EINVAL) => {
+            linkat(&dir, content, parent, name, AtFlags::empty()).map_err(|e| FsioError::errno(path, e))?;
+            let _ = unlinkat(&dir, content, UnlinkatFlags::NoRemoveDir);
+            Ok(())
+        }
+        Err(e) => Err(FsioError::errno(path, e)),
+    }
+}

@@ -1,0 +1,141 @@
+//! seam:host/fsio over the native file shim. Every operation runs as blocking host work, so
+//! time spent in the kernel (an fsync, waiting for a target's lock) is not guest time.
+
+use super::bindings::natives::seam::host::fsio as wit;
+use super::fsio::{self, FsioError};
+use crate::lane::Lane;
+use std::path::PathBuf;
+use wasmtime::Result;
+
+fn error(e: FsioError) -> wit::Error {
+    wit::Error {
+        code: e.code().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Paths cross the boundary as strings; a name that is not UTF-8 cannot be named by a caller.
+fn path_string(path: PathBuf) -> Result<String, wit::Error> {
+    path.into_os_string().into_string().map_err(|raw| wit::Error {
+        code: "FSIO_INVALID_PATH".into(),
+        message: format!("{}: not UTF-8", PathBuf::from(raw).display()),
+    })
+}
+
+fn kind(kind: fsio::Kind) -> wit::Kind {
+    match kind {
+        fsio::Kind::File => wit::Kind::File,
+        fsio::Kind::Dir => wit::Kind::Dir,
+        fsio::Kind::Symlink => wit::Kind::Symlink,
+        fsio::Kind::Fifo => wit::Kind::Fifo,
+        fsio::Kind::CharDevice => wit::Kind::CharDevice,
+        fsio::Kind::BlockDevice => wit::Kind::BlockDevice,
+        fsio::Kind::Socket => wit::Kind::Socket,
+        fsio::Kind::Other => wit::Kind::Other,
+    }
+}
+
+fn metadata(meta: fsio::Metadata) -> wit::Metadata {
+    wit::Metadata {
+        kind: kind(meta.kind),
+        version: meta.version(),
+        dev: meta.dev,
+        ino: meta.ino,
+        size: meta.size,
+        mtime_ns: meta.mtime_ns,
+        ctime_ns: meta.ctime_ns,
+        mode: meta.mode,
+    }
+}
+
+fn contents(contents: fsio::Contents) -> wit::Contents {
+    wit::Contents {
+        data: contents.data,
+        metadata: metadata(contents.metadata),
+    }
+}
+
+impl wit::Host for Lane {
+    fn canonicalize(&mut self, path: String) -> Result<Result<String, wit::Error>> {
+        Ok(self
+            .blocking(|| fsio::canonicalize(&path))
+            .map_err(error)
+            .and_then(path_string))
+    }
+
+    fn stat(&mut self, path: String) -> Result<Result<wit::Metadata, wit::Error>> {
+        Ok(self.blocking(|| fsio::stat(&path)).map(metadata).map_err(error))
+    }
+
+    fn lstat(&mut self, path: String) -> Result<Result<wit::Metadata, wit::Error>> {
+        Ok(self.blocking(|| fsio::lstat(&path)).map(metadata).map_err(error))
+    }
+
+    fn read(&mut self, path: String, max_bytes: u64) -> Result<Result<wit::Contents, wit::Error>> {
+        Ok(self
+            .blocking(|| fsio::read(&path, max_bytes))
+            .map(contents)
+            .map_err(error))
+    }
+
+    fn read_text(&mut self, path: String, max_bytes: u64) -> Result<Result<wit::Text, wit::Error>> {
+        let read = self.blocking(|| fsio::read_text(&path, max_bytes));
+        Ok(read.map_err(error).map(|text| wit::Text {
+            content: text.content,
+            metadata: metadata(text.metadata),
+        }))
+    }
+
+    fn read_range(&mut self, path: String, offset: u64, max_bytes: u32) -> Result<Result<wit::Contents, wit::Error>> {
+        let read = self.blocking(|| fsio::read_range(&path, offset, max_bytes));
+        Ok(read.map(contents).map_err(error))
+    }
+
+    fn list_dir(&mut self, path: String) -> Result<Result<Vec<wit::DirEntry>, wit::Error>> {
+        let entries = self.blocking(|| fsio::list_dir(&path));
+        Ok(entries.map_err(error).map(|entries| {
+            entries
+                .into_iter()
+                .map(|e| wit::DirEntry {
+                    name: e.name,
+                    kind: kind(e.kind),
+                })
+                .collect()
+        }))
+    }
+
+    fn atomic_write(
+        &mut self,
+        path: String,
+        data: Vec<u8>,
+        mode: Option<u32>,
+        expected: Option<wit::Expect>,
+    ) -> Result<Result<wit::Written, wit::Error>> {
+        let expect = expected.map(|e| match e {
+            wit::Expect::Absent => fsio::Expect::Absent,
+            wit::Expect::Version(version) => fsio::Expect::Version(version),
+        });
+        let host = self.linked.host.clone();
+        let written = self.blocking(|| fsio::atomic_write(&host.fsio_locks, &path, &data, mode, expect.as_ref()));
+        Ok(written.map_err(error).map(|w| wit::Written {
+            metadata: metadata(w.metadata),
+            created: w.created,
+        }))
+    }
+
+    fn mkdir(&mut self, path: String) -> Result<Result<(), wit::Error>> {
+        Ok(self.blocking(|| fsio::mkdir(&path)).map_err(error))
+    }
+
+    fn remove(&mut self, path: String) -> Result<Result<(), wit::Error>> {
+        Ok(self.blocking(|| fsio::remove(&path)).map_err(error))
+    }
+
+    fn is_within(&mut self, root: String, path: String) -> Result<Result<bool, wit::Error>> {
+        Ok(self.blocking(|| fsio::is_within(&root, &path)).map_err(error))
+    }
+
+    fn temp_dir(&mut self) -> Result<String> {
+        Ok(fsio::temp_dir().display().to_string())
+    }
+}

@@ -1,0 +1,99 @@
+//! seam:host/sandbox-launch over the sandbox_launch module: facts and launchers for the sandbox
+//! provider's runners, answered from the host's own PATH and executable.
+
+use super::bindings::natives::seam::host::sandbox_launch as wit;
+use super::sandbox_launch::{Enforcement, git, landlock, probe, which};
+use crate::lane::Lane;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use wasmtime::Result;
+
+fn enforcement(e: Enforcement) -> wit::Enforcement {
+    match e {
+        Enforcement::Full => wit::Enforcement::Full,
+        Enforcement::Partial => wit::Enforcement::Partial,
+    }
+}
+
+fn error(code: &str, message: impl Into<String>) -> wit::Error {
+    wit::Error {
+        code: code.into(),
+        message: message.into(),
+    }
+}
+
+impl Lane {
+    fn host_path_var(&self) -> Option<&str> {
+        which::path_of(&self.linked.host.environment)
+    }
+}
+
+impl wit::Host for Lane {
+    fn probe(&mut self, runner: wit::Runner, timeout_ms: u32) -> Result<wit::ProbeResult> {
+        let timeout = Duration::from_millis(timeout_ms.into());
+        let path_var = self.host_path_var().map(str::to_owned);
+        let launcher = self.linked.host.launcher.clone();
+        let verdict = self.blocking(|| match runner {
+            wit::Runner::Bwrap => probe::bwrap(path_var.as_deref(), timeout),
+            wit::Runner::Landlock => probe::landlock(launcher.as_deref(), timeout),
+        });
+        Ok(wit::ProbeResult {
+            usable: verdict.usable,
+            enforcement: enforcement(verdict.enforcement),
+            detail: verdict.detail,
+        })
+    }
+
+    fn launcher_argv(&mut self, rules: wit::LandlockRules) -> Result<Result<Vec<String>, wit::Error>> {
+        let Some(launcher) = self.linked.host.launcher.clone() else {
+            return Ok(Err(error(
+                "SANDBOX_LAUNCH_UNSUPPORTED",
+                "the host does not know the seam executable to launch Landlock with",
+            )));
+        };
+        if landlock::abi() == 0 {
+            return Ok(Err(error(
+                "SANDBOX_LAUNCH_UNSUPPORTED",
+                "Landlock is not enabled in this kernel",
+            )));
+        }
+        let rules = landlock::Rules {
+            read: rules.read.into_iter().map(PathBuf::from).collect(),
+            write: rules.write.into_iter().map(PathBuf::from).collect(),
+        };
+        if let Some(problem) = rules
+            .read
+            .iter()
+            .chain(&rules.write)
+            .find_map(|path| landlock::check_path(path).err())
+        {
+            return Ok(Err(error("SANDBOX_LAUNCH_INVALID", problem)));
+        }
+        let mut argv = vec![launcher.display().to_string()];
+        argv.extend(landlock::launcher_args(&rules, false));
+        Ok(Ok(argv))
+    }
+
+    fn landlock_abi(&mut self) -> Result<u32> {
+        Ok(landlock::abi())
+    }
+
+    fn which(&mut self, name: String) -> Result<Option<String>> {
+        Ok(which::which(&name, self.host_path_var()).map(|p| p.display().to_string()))
+    }
+
+    fn git_protected_paths(&mut self, root: String) -> Result<Vec<wit::ProtectedPath>> {
+        let found = self.blocking(|| git::protected_paths(Path::new(&root)));
+        Ok(found
+            .into_iter()
+            .map(|p| wit::ProtectedPath {
+                path: p.path.display().to_string(),
+                kind: match p.kind {
+                    git::Kind::Directory => wit::PathKind::Directory,
+                    git::Kind::File => wit::PathKind::File,
+                    git::Kind::MissingDirectory => wit::PathKind::MissingDirectory,
+                },
+            })
+            .collect())
+    }
+}

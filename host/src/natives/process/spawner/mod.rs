@@ -1,0 +1,174 @@
+//! The host's side of the zygote: starting it, sending it requests, replacing it if it dies.
+
+mod anchor;
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use nix::errno::Errno;
+use nix::sys::signal::{Signal, kill};
+use nix::sys::wait::waitpid;
+use nix::unistd::Pid;
+
+use super::supervisor::zygote;
+use super::wire::{HEADER_LEN, MAX_FDS};
+use anchor::run_on_anchor_thread;
+
+/// A table's zygote, started with the table and restarted on the first spawn after it died.
+pub(super) struct Spawner {
+    current: Mutex<Option<Arc<Zygote>>>,
+}
+
+impl Spawner {
+    /// Starts the zygote now, while the host is likely still small (the one fork of the host
+    /// costs in proportion to its size). A failure is retried by the next spawn.
+    pub(super) fn new() -> Self {
+        let current = Zygote::start()
+            .inspect_err(
+                |err| tracing::warn!(error = %err, "starting the process zygote failed; retrying at the next spawn"),
+            )
+            .ok()
+            .map(Arc::new);
+        Self {
+            current: Mutex::new(current),
+        }
+    }
+
+    /// The running zygote, starting one if there is none.
+    pub(super) fn zygote(&self) -> io::Result<Arc<Zygote>> {
+        let mut current = self.lock();
+        if let Some(zygote) = current.as_ref() {
+            return Ok(Arc::clone(zygote));
+        }
+        let zygote = Arc::new(Zygote::start()?);
+        *current = Some(Arc::clone(&zygote));
+        Ok(zygote)
+    }
+
+    /// Forgets `zygote` after it was found dead, so the next spawn starts a fresh one. It is
+    /// killed and reaped once the last request using it lets go.
+    pub(super) fn retire(&self, zygote: &Arc<Zygote>) {
+        let retired = {
+            let mut current = self.lock();
+            match current.as_ref() {
+                Some(running) if Arc::ptr_eq(running, zygote) => current.take(),
+                _ => None,
+            }
+        };
+        // Dropped outside the lock: the last handle reaps the zygote.
+        drop(retired);
+    }
+
+    #[cfg(test)]
+    pub(super) fn pid(&self) -> Option<u32> {
+        self.lock().as_ref().map(|zygote| zygote.pid.as_raw().unsigned_abs())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Arc<Zygote>>> {
+        self.current.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A running zygote: a child of the host, reaped when the handle is dropped.
+pub(super) struct Zygote {
+    pid: Pid,
+    control: OwnedFd,
+}
+
+/// Why a request could not be handed over.
+pub(super) enum SendError {
+    /// The zygote is gone; nothing was started.
+    Gone,
+    Io(io::Error),
+}
+
+impl Zygote {
+    fn start() -> io::Result<Self> {
+        let (host_end, zygote_end) = seqpacket_pair()?;
+        let host_pid = nix::unistd::getpid().as_raw();
+        let zygote_fd = zygote_end.as_raw_fd();
+        let pid = run_on_anchor_thread(move || {
+            // SAFETY: the child runs only the zygote's async-signal-safe code and never returns.
+            match unsafe { libc::fork() } {
+                // SAFETY: we are the child just forked by the anchor thread.
+                0 => unsafe { zygote::serve(zygote_fd, host_pid) },
+                -1 => Err(io::Error::last_os_error()),
+                pid => Ok(Pid::from_raw(pid)),
+            }
+        })??;
+        // Only the zygote holds its end from now on, so it sees end-of-file when we close ours.
+        drop(zygote_end);
+        Ok(Self { pid, control: host_end })
+    }
+
+    /// Sends one request datagram: `header` and `fds` (see [`wire`](super::wire)).
+    pub(super) fn send(&self, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
+        let fd_bytes = size_of_val(fds);
+        let mut control_buffer = [0u64; 8];
+        // SAFETY: CMSG_SPACE is a pure size computation.
+        let control_len = unsafe { libc::CMSG_SPACE(u32::try_from(fd_bytes).unwrap_or(u32::MAX)) } as usize;
+        if fds.len() > MAX_FDS || control_len > size_of_val(&control_buffer) {
+            return Err(SendError::Io(io::Error::other("too many fds for one spawn request")));
+        }
+        let mut iov = libc::iovec {
+            iov_base: header.as_ptr().cast_mut().cast(),
+            iov_len: header.len(),
+        };
+        // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the sendmsg call,
+        // and the control message is written within `control_buffer` (size checked above).
+        let sent = unsafe {
+            let mut message: libc::msghdr = std::mem::zeroed();
+            message.msg_iov = &mut iov;
+            message.msg_iovlen = 1;
+            message.msg_control = control_buffer.as_mut_ptr().cast();
+            message.msg_controllen = control_len;
+            let cmsg = libc::CMSG_FIRSTHDR(&message);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as usize;
+            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast::<RawFd>(), fds.len());
+            loop {
+                let sent = libc::sendmsg(self.control.as_raw_fd(), &message, libc::MSG_NOSIGNAL);
+                if sent >= 0 || Errno::last() != Errno::EINTR {
+                    break sent;
+                }
+            }
+        };
+        if sent >= 0 {
+            return Ok(());
+        }
+        match Errno::last() {
+            Errno::EPIPE | Errno::ECONNRESET | Errno::ENOTCONN | Errno::ECONNREFUSED => Err(SendError::Gone),
+            errno => Err(SendError::Io(errno.into())),
+        }
+    }
+}
+
+impl Drop for Zygote {
+    /// The zygote holds nothing but its socket and `/dev/null`; killing it cannot harm a
+    /// process it started (those are the host's children). The pid is still unreaped, so the
+    /// signal cannot reach a recycled pid.
+    fn drop(&mut self) {
+        let _ = kill(self.pid, Signal::SIGKILL);
+        while let Err(Errno::EINTR) = waitpid(self.pid, None) {}
+    }
+}
+
+fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [-1; 2];
+    // SAFETY: `fds` is a valid out-array of two ints.
+    let created = unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    };
+    if created != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: socketpair just created both fds and nothing else owns them.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}

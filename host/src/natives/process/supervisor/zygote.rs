@@ -1,0 +1,231 @@
+//! The zygote: a copy of the host, forked once per process table, that creates every
+//! supervisor.
+//!
+//! Forking the host costs in proportion to its resident memory (the page tables are copied);
+//! the zygote releases that memory right after the fork, so each supervisor it forks costs
+//! the same whatever the host's size. It serves one request at a time from its control socket
+//! (see [`wire`](super::super::wire)) and reports each outcome on the request's report pipe.
+//!
+//! It ends with the host: on end-of-file on the control socket (the host closed it or died) and
+//! through `PR_SET_PDEATHSIG`. Supervisors do not depend on it: they are the host's children and
+//! watch the host themselves, so the zygote dying stops only new spawns.
+
+use std::ffi::c_void;
+use std::os::fd::RawFd;
+use std::ptr;
+
+use libc::{c_int, c_uint, pid_t};
+
+use super::super::wire::{ExecArgs, HEADER_LEN, Header, MAX_FDS, Report, Stage, decode_blob};
+use super::program::ProgramPlan;
+use super::{SupervisorPlan, release_memory, supervise_new_program, sys};
+
+/// The control socket's number in the zygote; 0-2 are `/dev/null`, so received fds are above.
+const CONTROL_FD: RawFd = 3;
+/// Signals that end the zygote (`kill <pid>`); the others stay blocked. Its own process group
+/// keeps a terminal's ^C away from it.
+const ENDING_SIGNALS: &[c_int] = &[libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGQUIT];
+/// Room for the `SCM_RIGHTS` message of [`MAX_FDS`] fds (`CMSG_SPACE`), as aligned words.
+const CONTROL_WORDS: usize = 8;
+
+/// Entered in the child just forked from the host; never returns.
+///
+/// # Safety
+/// Only in a child just forked from the host by its anchor thread, whose death means the
+/// host's death. `control` is the zygote's end of the control socket.
+pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t) -> ! {
+    sys::block_all_signals();
+    // Every page of the host shared with us costs the host a copy when it writes it, so this
+    // comes first. SAFETY: from here on only stack data, static data and code are used.
+    unsafe { release_memory::release_host_memory() };
+    sys::reset_signal_dispositions();
+    sys::set_name(c"seam-zygote");
+    if !sys::watch_for_host_death(libc::SIGKILL, host_pid) {
+        sys::exit(0);
+    }
+    let _ = sys::own_process_group();
+    sys::leave_working_directory();
+    let fd_limit = sys::open_file_limit();
+    // SAFETY: we are the zygote: nothing here owns the fds inherited from the host.
+    unsafe { adopt_fds(control, fd_limit) };
+    let serving_mask = sys::all_signals_except(ENDING_SIGNALS);
+    sys::set_signal_mask(&serving_mask);
+    loop {
+        let Some(request) = receive() else {
+            sys::exit(0);
+        };
+        if let Some(&report_fd) = request.fds().first()
+            && let Err(errno) = start_supervisor(&request, host_pid, fd_limit)
+        {
+            sys::write_all(
+                report_fd,
+                &Report::Failed {
+                    stage: Stage::Zygote,
+                    supervisor: 0,
+                    errno,
+                }
+                .encode(),
+            );
+        }
+        for &fd in request.fds() {
+            sys::close(fd);
+        }
+    }
+}
+
+/// Keeps only the control socket (as [`CONTROL_FD`]) and `/dev/null` as fds 0-2, which the
+/// program inherits for streams the spec leaves at `/dev/null`.
+///
+/// # Safety
+/// Only in the freshly forked zygote.
+unsafe fn adopt_fds(control: RawFd, fd_limit: c_uint) {
+    // SAFETY: fd operations on fds this process owns.
+    unsafe {
+        if control == CONTROL_FD {
+            libc::fcntl(control, libc::F_SETFD, libc::FD_CLOEXEC);
+        } else {
+            libc::dup3(control, CONTROL_FD, libc::O_CLOEXEC);
+        }
+        sys::close_fds_from(c_uint::try_from(CONTROL_FD + 1).unwrap_or(c_uint::MAX), fd_limit);
+    }
+    sys::null_onto(0, libc::O_RDONLY);
+    sys::null_onto(1, libc::O_WRONLY);
+    sys::null_onto(2, libc::O_WRONLY);
+}
+
+/// One datagram from the host, with the fds that came with it.
+struct Received {
+    header: [u8; HEADER_LEN],
+    len: usize,
+    flags: c_int,
+    fds: [RawFd; MAX_FDS],
+    fd_count: usize,
+}
+
+impl Received {
+    fn fds(&self) -> &[RawFd] {
+        self.fds.get(..self.fd_count).unwrap_or_default()
+    }
+}
+
+/// Waits for the next request; `None` once the host has closed its end (or died).
+fn receive() -> Option<Received> {
+    let mut received = Received {
+        header: [0; HEADER_LEN],
+        len: 0,
+        flags: 0,
+        fds: [-1; MAX_FDS],
+        fd_count: 0,
+    };
+    let mut control_buffer = [0u64; CONTROL_WORDS];
+    let mut iov = libc::iovec {
+        iov_base: received.header.as_mut_ptr().cast(),
+        iov_len: HEADER_LEN,
+    };
+    // SAFETY: a zeroed msghdr is valid; the pointers set below outlive the call.
+    let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
+    message.msg_iov = &mut iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control_buffer.as_mut_ptr().cast();
+    message.msg_controllen = size_of_val(&control_buffer);
+    let len = loop {
+        // SAFETY: `message` describes live buffers.
+        let len = unsafe { libc::recvmsg(CONTROL_FD, &mut message, libc::MSG_CMSG_CLOEXEC) };
+        match usize::try_from(len) {
+            // A host never sends an empty datagram: this is end-of-file.
+            Ok(0) => return None,
+            Ok(len) => break len,
+            Err(_) if sys::errno() == libc::EINTR => {}
+            Err(_) => return None,
+        }
+    };
+    received.len = len;
+    received.flags = message.msg_flags;
+    // SAFETY: walking the control messages the kernel just wrote into `control_buffer`.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&message);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let data = libc::CMSG_DATA(cmsg).cast::<RawFd>();
+                let bytes = ((*cmsg).cmsg_len as usize).saturating_sub(libc::CMSG_LEN(0) as usize);
+                for index in 0..bytes / size_of::<RawFd>() {
+                    let fd = data.add(index).read_unaligned();
+                    match received.fds.get_mut(received.fd_count) {
+                        Some(slot) => {
+                            *slot = fd;
+                            received.fd_count += 1;
+                        }
+                        None => sys::close(fd),
+                    }
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&message, cmsg);
+        }
+    }
+    Some(received)
+}
+
+/// Maps the request and creates its supervisor, which reports from then on.
+fn start_supervisor(request: &Received, host_pid: pid_t, fd_limit: c_uint) -> Result<(), c_int> {
+    let truncated = request.flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) != 0;
+    let header = Header::decode(&request.header)
+        .filter(|header| !truncated && request.len == HEADER_LEN && header.fd_count() == request.fd_count)
+        .ok_or(libc::EINVAL)?;
+    let &[report_fd, blob_fd, ref stdio_fds @ ..] = request.fds() else {
+        return Err(libc::EINVAL);
+    };
+    let mut stdio = [-1; 3];
+    let mut passed = stdio_fds.iter();
+    for (index, slot) in stdio.iter_mut().enumerate() {
+        if header.stdio & (1 << index) != 0 {
+            *slot = *passed.next().ok_or(libc::EINVAL)?;
+        }
+    }
+    let blob_len = usize::try_from(header.blob_len).map_err(|_| libc::EINVAL)?;
+    let mapping = Mapping::new(blob_fd, blob_len)?;
+    // SAFETY: the mapping is page-aligned, writable (private) and `blob_len` bytes long.
+    let exec: ExecArgs = unsafe { decode_blob(mapping.base.cast(), blob_len) }.ok_or(libc::EINVAL)?;
+    let plan = SupervisorPlan {
+        grace_ns: header.grace_ns,
+        host_pid,
+        report_fd,
+        fd_limit,
+        program: ProgramPlan { stdio, exec },
+        request: (mapping.base, blob_len),
+    };
+    // The supervisor starts with every signal blocked: it consumes them synchronously.
+    let serving_mask = sys::block_all_signals();
+    // SAFETY: the child only runs async-signal-safe code and never returns.
+    let forked = unsafe { sys::fork_sibling() };
+    if forked == Ok(0) {
+        // SAFETY: we are the new supervisor.
+        unsafe { supervise_new_program(&plan) };
+    }
+    sys::set_signal_mask(&serving_mask);
+    forked.map(drop)
+}
+
+/// A private, writable mapping of a request blob, unmapped on drop.
+struct Mapping {
+    base: *mut c_void,
+    len: usize,
+}
+
+impl Mapping {
+    fn new(fd: RawFd, len: usize) -> Result<Self, c_int> {
+        let protection = libc::PROT_READ | libc::PROT_WRITE;
+        // SAFETY: mapping an fd we received; the kernel validates fd and length.
+        let base = unsafe { libc::mmap(ptr::null_mut(), len, protection, libc::MAP_PRIVATE, fd, 0) };
+        if base == libc::MAP_FAILED {
+            return Err(sys::errno());
+        }
+        Ok(Self { base, len })
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping; nothing points into it any more in this process.
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}

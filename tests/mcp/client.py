@@ -1,0 +1,144 @@
+"""An MCP client (the official Python SDK) driving `seam mcp`, for tests/suite/mcp.rs.
+
+Usage: client.py SCENARIO SEAM_EXE [SEAM_ARG...]
+
+Prints one JSON object per line on stdout (events, then the scenario's outcome). The cancel
+scenario reads its command and then cues from stdin, to stay in step with the test, which
+watches the processes.
+"""
+
+import json
+import sys
+import time
+
+import anyio
+import mcp.types as types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+
+def emit(**event):
+    print(json.dumps(event), flush=True)
+
+
+def dump(result):
+    return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+async def wait_for_line():
+    return await anyio.to_thread.run_sync(sys.stdin.readline)
+
+
+async def list_tools(session, _args):
+    tools = await session.list_tools()
+    emit(tools=[tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools.tools])
+
+
+async def call(session, args):
+    """Call bash with each JSON arguments object given, one after the other."""
+    for arguments in args:
+        emit(result=dump(await session.call_tool("bash", json.loads(arguments))))
+
+
+async def unknown(session, args):
+    """Call a tool the server does not have."""
+    try:
+        result = await session.call_tool(json.loads(args[0]), {})
+        emit(result=dump(result))
+    except MCPError as e:
+        emit(error={"code": e.code, "message": e.message})
+
+
+async def parallel(session, args):
+    results = {}
+
+    async def one(index, arguments):
+        results[index] = dump(await session.call_tool("bash", json.loads(arguments)))
+
+    start = time.monotonic()
+    async with anyio.create_task_group() as group:
+        for index, arguments in enumerate(args):
+            group.start_soon(one, index, arguments)
+    emit(seconds=time.monotonic() - start, results=[results[i] for i in range(len(args))])
+
+
+async def cancel(session, _args):
+    """Read a command from stdin and start it, wait for the test to say "cancel", cancel it,
+    wait for "next", then check the server still serves. The command comes on stdin so that
+    this client's own command line does not show it to the test's process scan."""
+    finished = {}
+    command = (await wait_for_line()).strip()
+
+    async def the_call(scope):
+        with scope:
+            finished["result"] = dump(await session.call_tool("bash", {"command": command}))
+
+    scope = anyio.CancelScope()
+    async with anyio.create_task_group() as group:
+        group.start_soon(the_call, scope)
+        emit(event="calling")
+        await wait_for_line()
+        scope.cancel()
+    emit(event="cancelled", finished=finished.get("result"))
+    await wait_for_line()
+    emit(result=dump(await session.call_tool("bash", {"command": "echo after"})))
+
+
+async def progress(session, args):
+    seen = []
+
+    async def on_progress(done, total, message):
+        seen.append({"progress": done, "total": total, "message": message})
+
+    result = await session.call_tool("bash", json.loads(args[0]), progress_callback=on_progress)
+    emit(progress=seen, result=dump(result))
+
+
+def human(answers):
+    """An elicitation callback answering from a list: "yes", "no" (accepts the form with
+    approve=false), "decline" or "cancel"; it records each question."""
+    asked = []
+
+    async def answer(_context, params):
+        asked.append({"message": params.message, "schema": params.requested_schema})
+        reply = answers.pop(0) if answers else "decline"
+        if reply in ("yes", "no"):
+            return types.ElicitResult(action="accept", content={"approve": reply == "yes"})
+        return types.ElicitResult(action=reply)
+
+    return asked, answer
+
+
+SCENARIOS = {
+    "list": list_tools,
+    "call": call,
+    "unknown": unknown,
+    "parallel": parallel,
+    "cancel": cancel,
+    "progress": progress,
+}
+
+
+async def main():
+    scenario, seam, *rest = sys.argv[1:]
+    # Arguments after "--" go to the scenario; before it, to seam.
+    split = rest.index("--") if "--" in rest else len(rest)
+    seam_args, args = rest[:split], rest[split + 1 :]
+    elicitation = None
+    asked = None
+    if scenario.startswith("elicit:"):
+        # elicit:ANSWER,ANSWER... runs the "call" scenario with a human who answers so.
+        asked, elicitation = human(scenario.split(":", 1)[1].split(","))
+        scenario = "call"
+    server = StdioServerParameters(command=seam, args=[*seam_args, "mcp"])
+    async with stdio_client(server) as (read, write):
+        async with ClientSession(read, write, elicitation_callback=elicitation) as session:
+            await session.initialize()
+            await SCENARIOS[scenario](session, args)
+    if asked is not None:
+        emit(asked=asked)
+
+
+if __name__ == "__main__":
+    anyio.run(main)

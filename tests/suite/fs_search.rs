@@ -1,0 +1,113 @@
+//! tool-fs-search: ripgrep through the subprocess seam, .gitignore respected, results sorted and
+//! bounded with a marker when there are more.
+
+use crate::common::*;
+use crate::fs_support::{code, scratch};
+use serde_json::json;
+
+/// A small repository: `.git` makes ripgrep apply `.gitignore`.
+fn repository() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, ws) = scratch();
+    std::fs::create_dir(ws.join(".git")).unwrap();
+    std::fs::write(ws.join(".gitignore"), "ignored/\n*.log\n").unwrap();
+    std::fs::create_dir_all(ws.join("src/deep")).unwrap();
+    std::fs::create_dir(ws.join("ignored")).unwrap();
+    std::fs::write(ws.join("src/main.rs"), "fn main() {\n    needle();\n}\n").unwrap();
+    std::fs::write(ws.join("src/deep/lib.rs"), "pub fn needle() {}\n// needle again\n").unwrap();
+    std::fs::write(ws.join("ignored/hidden.rs"), "fn needle() {}\n").unwrap();
+    std::fs::write(ws.join("debug.log"), "needle\n").unwrap();
+    (dir, ws)
+}
+
+#[test]
+fn glob_finds_files_and_respects_gitignore() {
+    let (_dir, ws) = repository();
+    let world = default_world(&ws);
+    let found = call(&world, "glob", json!({"pattern": "*.rs"}));
+    assert!(!found.is_error, "{found:?}");
+    assert_eq!(found.text(), "src/deep/lib.rs\nsrc/main.rs");
+    let below = call(&world, "glob", json!({"pattern": "*.rs", "path": "src/deep"}));
+    assert_eq!(below.text(), "src/deep/lib.rs");
+    assert_eq!(
+        call(&world, "glob", json!({"pattern": "*.py"})).text(),
+        "No files matched"
+    );
+}
+
+#[test]
+fn grep_has_three_output_modes() {
+    let (_dir, ws) = repository();
+    let world = default_world(&ws);
+    let files = call(&world, "grep", json!({"pattern": "needle"}));
+    assert_eq!(files.text(), "src/deep/lib.rs\nsrc/main.rs");
+    let content = call(&world, "grep", json!({"pattern": "needle", "output_mode": "content"}));
+    assert_eq!(
+        content.text(),
+        "src/deep/lib.rs:1:pub fn needle() {}\nsrc/deep/lib.rs:2:// needle again\nsrc/main.rs:2:    needle();"
+    );
+    let context = call(
+        &world,
+        "grep",
+        json!({"pattern": "needle\\(\\);", "output_mode": "content", "context": 1, "path": "src/main.rs"}),
+    );
+    assert_eq!(
+        context.text(),
+        "src/main.rs-1-fn main() {\nsrc/main.rs:2:    needle();\nsrc/main.rs-3-}"
+    );
+    let counts = call(
+        &world,
+        "grep",
+        json!({"pattern": "NEEDLE", "ignore_case": true, "output_mode": "count"}),
+    );
+    assert_eq!(counts.text(), "src/deep/lib.rs:2\nsrc/main.rs:1");
+    let only_main = call(&world, "grep", json!({"pattern": "needle", "glob": "main.*"}));
+    assert_eq!(only_main.text(), "src/main.rs");
+    assert_eq!(
+        call(&world, "grep", json!({"pattern": "haystack"})).text(),
+        "No matches found"
+    );
+}
+
+#[test]
+fn results_are_bounded_with_a_marker() {
+    let (_dir, ws) = scratch();
+    for i in 0..30 {
+        std::fs::write(ws.join(format!("f{i:02}.txt")), "hit\nhit\n").unwrap();
+    }
+    let world = default_world(&ws);
+    let files = call(&world, "grep", json!({"pattern": "hit", "limit": 5}));
+    let text = files.text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[5].starts_with("[more results: stopped after 5 files"), "{text}");
+    let content = call(
+        &world,
+        "grep",
+        json!({"pattern": "hit", "output_mode": "content", "limit": 3}),
+    );
+    assert!(
+        content.text().ends_with(
+            "[more results: stopped after 3 matching lines; narrow the pattern, path or glob, or raise limit]"
+        )
+    );
+    assert_eq!(content.text().lines().filter(|l| l.ends_with(":hit")).count(), 3);
+    let glob = call(&world, "glob", json!({"pattern": "*.txt", "limit": 29}));
+    assert!(glob.text().contains("[more results"), "{}", glob.text());
+    let all = call(&world, "glob", json!({"pattern": "*.txt", "limit": 30}));
+    assert!(!all.text().contains("[more results"));
+}
+
+#[test]
+fn ripgrep_failures_are_errors_with_a_code() {
+    let (_dir, ws) = scratch();
+    let world = default_world(&ws);
+    let bad = call(&world, "grep", json!({"pattern": "(unclosed"}));
+    assert_eq!(code(&bad), Some("SEARCH_FAILED"));
+    assert!(bad.text().contains("regex parse error"), "{}", bad.text());
+    let missing = call(&world, "grep", json!({"pattern": "x", "path": "no/such/dir"}));
+    assert_eq!(code(&missing), Some("SEARCH_FAILED"));
+    assert_eq!(
+        code(&call(&world, "grep", json!({"pattern": "x", "mode": "files"}))),
+        Some("INVALID_ARGUMENTS")
+    );
+}

@@ -1,0 +1,133 @@
+//! tool-fs as a model sees it, in the default world: numbered windows of text, clear refusals,
+//! images as images, the unique-match rule of edits, and errors that carry codes.
+
+use crate::common::*;
+use crate::fs_support::{code, scratch};
+use seam_host::Content;
+use serde_json::json;
+
+/// A 1x1 PNG.
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\0\x05\0\x01\xff\x89\x99=\x1d\0\0\0\0IEND\xaeB`\x82";
+
+#[test]
+fn the_default_world_offers_the_file_tools() {
+    let (_dir, ws) = scratch();
+    let world = default_world(&ws);
+    let names: Vec<&str> = world.tools().iter().map(|t| t.name.as_str()).collect();
+    for tool in ["read", "write", "edit", "read_image", "glob", "grep"] {
+        assert!(names.contains(&tool), "{tool} missing from {names:?}");
+    }
+}
+
+#[test]
+fn read_numbers_lines_in_windows() {
+    let (_dir, ws) = scratch();
+    let text: String = (1..=10).map(|n| format!("line {n}\n")).collect();
+    std::fs::write(ws.join("ten.txt"), text).unwrap();
+    let world = default_world(&ws);
+    let all = call(&world, "read", json!({"file_path": "ten.txt"}));
+    assert_eq!(all.text().lines().next(), Some("     1\tline 1"));
+    assert_eq!(all.text().lines().count(), 10);
+    let window = call(&world, "read", json!({"file_path": "ten.txt", "offset": 4, "limit": 2}));
+    assert_eq!(
+        window.text(),
+        "     4\tline 4\n     5\tline 5\n[lines 4-5; more follow (71 bytes in all): continue with offset=6]"
+    );
+    let absolute = call(&world, "read", json!({"file_path": ws.join("ten.txt"), "offset": 10}));
+    assert_eq!(absolute.text(), "    10\tline 10");
+    assert_eq!(
+        code(&call(&world, "read", json!({"file_path": "ten.txt", "limit": 0}))),
+        Some("INVALID_ARGUMENTS")
+    );
+    assert_eq!(
+        code(&call(&world, "read", json!({"path": "ten.txt"}))),
+        Some("INVALID_ARGUMENTS")
+    );
+    assert_eq!(
+        code(&call(&world, "read", json!({"file_path": "missing.txt"}))),
+        Some("FS_NOT_FOUND")
+    );
+}
+
+#[test]
+fn binary_files_are_refused_with_a_pointer_to_read_image() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("pixel.png"), PNG).unwrap();
+    let world = default_world(&ws);
+    let refused = call(&world, "read", json!({"file_path": "pixel.png"}));
+    assert!(refused.is_error);
+    assert_eq!(code(&refused), Some("FS_NOT_TEXT"));
+    assert!(refused.text().contains("read_image"), "{}", refused.text());
+}
+
+#[test]
+fn read_image_returns_the_image_base64_with_its_mime_type() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("pixel.png"), PNG).unwrap();
+    std::fs::write(ws.join("notes.txt"), "not an image").unwrap();
+    let world = default_world(&ws);
+    let image = call(&world, "read_image", json!({"file_path": "pixel.png"}));
+    assert!(!image.is_error, "{image:?}");
+    let [Content::Image { data, mime_type }] = image.content.as_slice() else {
+        panic!("not one image: {image:?}");
+    };
+    assert_eq!(mime_type, "image/png");
+    let output = std::process::Command::new("base64")
+        .arg("-d")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(data.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(output.stdout, PNG, "the base64 decodes to the file");
+    let text = call(&world, "read_image", json!({"file_path": "notes.txt"}));
+    assert_eq!(code(&text), Some("IMAGE_UNSUPPORTED"));
+}
+
+#[test]
+fn edits_need_a_unique_match_unless_replacing_all() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("f.rs"), "let a = 1;\nlet b = 1;\n").unwrap();
+    let world = default_world(&ws);
+    let edit = |old: &str, new: &str, all: bool| {
+        call(
+            &world,
+            "edit",
+            json!({"file_path": "f.rs", "old_string": old, "new_string": new, "replace_all": all}),
+        )
+    };
+    let ambiguous = edit("= 1", "= 2", false);
+    assert_eq!(code(&ambiguous), Some("FS_EDIT_AMBIGUOUS"));
+    assert!(ambiguous.text().contains("2 times"), "{}", ambiguous.text());
+    assert_eq!(code(&edit("= 3", "= 4", false)), Some("FS_EDIT_NO_MATCH"));
+    assert_eq!(code(&edit("", "x", false)), Some("FS_EDIT_INVALID"));
+    assert_eq!(code(&edit("a", "a", false)), Some("FS_EDIT_INVALID"));
+    assert_eq!(
+        edit("let a = 1", "let a = 5", false).text(),
+        format!("Edited {}/f.rs: replaced 1 occurrence", ws.display())
+    );
+    assert_eq!(
+        edit("= 1", "= 9", true).text(),
+        format!("Edited {}/f.rs: replaced 1 occurrence", ws.display())
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("f.rs")).unwrap(),
+        "let a = 5;\nlet b = 9;\n"
+    );
+    assert!(edit(";", "", true).text().ends_with("replaced 2 occurrences"));
+}
+
+#[test]
+fn write_creates_parents_and_says_what_it_did() {
+    let (_dir, ws) = scratch();
+    let world = default_world(&ws);
+    let created = call(&world, "write", json!({"file_path": "a/b/c.txt", "content": "hi"}));
+    assert_eq!(created.text(), format!("Created {}/a/b/c.txt (2 bytes)", ws.display()));
+    let replaced = call(&world, "write", json!({"file_path": "a/b/c.txt", "content": "hello"}));
+    assert_eq!(replaced.text(), format!("Wrote 5 bytes to {}/a/b/c.txt", ws.display()));
+    assert_eq!(std::fs::read_to_string(ws.join("a/b/c.txt")).unwrap(), "hello");
+}

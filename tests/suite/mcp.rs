@@ -1,0 +1,246 @@
+//! `seam mcp` driven by a real MCP client: the official Python SDK (tests/mcp/client.py,
+//! installed by scripts/setup).
+
+use crate::common::*;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/mcp/client.py");
+
+fn client_command(scenario: &str, workspace: &Path, world: Option<&Path>, args: &[String]) -> Command {
+    let mut command = Command::new("python3");
+    command.arg(CLIENT).arg(scenario).arg(env!("CARGO_BIN_EXE_seam"));
+    if let Some(world) = world {
+        command.arg("--world").arg(world);
+    }
+    command.arg("--workspace").arg(workspace).arg("--").args(args);
+    command
+}
+
+/// Run a scenario to its end; its JSON lines.
+fn client(scenario: &str, workspace: &Path, world: Option<&Path>, args: &[Value]) -> Vec<Value> {
+    let args: Vec<String> = args.iter().map(Value::to_string).collect();
+    let out = client_command(scenario, workspace, world, &args)
+        .output()
+        .expect("python3 runs (scripts/setup installs it and the mcp package)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the MCP client failed: {}\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn lists_every_tool_with_its_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = client("list", dir.path(), None, &[]);
+    let tools = out[0]["tools"].as_array().unwrap();
+    let bash = tools.iter().find(|t| t["name"] == "bash").expect("bash is listed");
+    assert!(bash["description"].as_str().unwrap().contains("bash"));
+    assert_eq!(bash["inputSchema"]["type"], "object");
+    assert_eq!(bash["inputSchema"]["required"], json!(["command"]));
+    assert!(bash["inputSchema"]["properties"]["description"].is_object());
+}
+
+#[test]
+fn a_call_returns_its_output_and_an_error_carries_its_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = client(
+        "call",
+        dir.path(),
+        None,
+        &[json!({"command": "echo hi; pwd"}), json!({"command": 1})],
+    );
+    let ok = &out[0]["result"];
+    assert_eq!(ok["isError"], false);
+    let cwd = std::fs::canonicalize(dir.path()).unwrap();
+    assert_eq!(text(ok), format!("hi\n{}", cwd.display()), "runs in --workspace");
+
+    let failed = &out[1]["result"];
+    assert_eq!(failed["isError"], true, "{failed}");
+    let message = text(failed);
+    assert!(message.starts_with("invalid arguments"), "{message}");
+    assert_eq!(message.lines().last(), Some("[error: INVALID_ARGUMENTS]"));
+    assert_eq!(failed["_meta"]["seam/code"], "INVALID_ARGUMENTS");
+}
+
+#[test]
+fn an_unknown_tool_is_a_protocol_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = client("unknown", dir.path(), None, &[json!("no_such_tool")]);
+    assert_eq!(out[0]["error"]["code"], -32602, "invalid params: {}", out[0]);
+    assert_eq!(out[0]["error"]["message"], "unknown tool: no_such_tool");
+}
+
+#[test]
+fn parallel_calls_run_in_parallel() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = client(
+        "parallel",
+        dir.path(),
+        None,
+        &[
+            json!({"command": "sleep 2; echo a"}),
+            json!({"command": "sleep 2; echo b"}),
+        ],
+    );
+    let seconds = out[0]["seconds"].as_f64().unwrap();
+    assert!(seconds < 3.5, "two 2 s calls took {seconds:.2} s");
+    assert_eq!(text(&out[0]["results"][0]), "a");
+    assert_eq!(text(&out[0]["results"][1]), "b");
+}
+
+#[test]
+fn progress_notifications_carry_the_description() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = json!({"command": "sleep 0.2; echo done", "description": "Wait a moment, then say done"});
+    let out = client("progress", dir.path(), None, &[args]);
+    let progress = out[0]["progress"].as_array().unwrap();
+    assert!(
+        progress.iter().any(|p| p["message"] == "Wait a moment, then say done"),
+        "{progress:?}"
+    );
+    assert_eq!(text(&out[0]["result"]), "done");
+}
+
+struct Interactive {
+    child: Child,
+    lines: std::io::Lines<BufReader<ChildStdout>>,
+}
+
+impl Interactive {
+    fn next(&mut self) -> Value {
+        let line = self.lines.next().expect("the client printed a line").unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    fn say(&mut self, word: &str) {
+        writeln!(self.child.stdin.as_mut().unwrap(), "{word}").unwrap();
+    }
+}
+
+impl Drop for Interactive {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn cancelling_a_call_ends_its_process_tree_and_the_server_keeps_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = unique_seconds(300);
+    // A background child and a foreground one: the whole tree must go.
+    let command = format!("sleep {marker} & sleep {marker}; wait");
+    let mut child = client_command("cancel", dir.path(), None, &[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    let stdout = child.stdout.take().unwrap();
+    let mut client = Interactive {
+        child,
+        lines: BufReader::new(stdout).lines(),
+    };
+    client.say(&command);
+    assert_eq!(client.next()["event"], "calling");
+    assert!(
+        eventually(Duration::from_secs(20), || processes_with(&marker).len() >= 2),
+        "both sleeps started: {:?}",
+        processes_with(&marker)
+    );
+
+    client.say("cancel");
+    let cancelled = client.next();
+    assert_eq!(cancelled["event"], "cancelled");
+    assert!(cancelled["finished"].is_null(), "the call did not finish: {cancelled}");
+    // The session is still open: only the cancellation can have ended them.
+    assert!(
+        eventually(Duration::from_secs(5), || processes_with(&marker).is_empty()),
+        "left running: {:?}",
+        processes_with(&marker)
+    );
+
+    client.say("next");
+    assert_eq!(text(&client.next()["result"]), "after");
+    assert!(client.child.wait().unwrap().success());
+}
+
+/// A world whose shell confines commands read-only and asks a human before widening one call.
+fn asking_world(dir: &Path) -> std::path::PathBuf {
+    let file = dir.join("world.toml");
+    std::fs::write(
+        &file,
+        "sandbox = \"read-only\"\ntools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+         shell = \"bash-sandbox\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\n\
+         approval = \"approval-prompt\"\n",
+    )
+    .unwrap();
+    file
+}
+
+fn escalate(target: &Path) -> Value {
+    json!({
+        "command": format!("touch {}", target.display()),
+        "sandbox_permissions": "workspace-write",
+        "justification": "The build writes its output into the workspace",
+    })
+}
+
+#[test]
+fn approvals_are_asked_through_elicitation() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = asking_world(dir.path());
+    let (yes, declined) = (dir.path().join("yes"), dir.path().join("declined"));
+    let out = client(
+        "elicit:yes,decline",
+        dir.path(),
+        Some(&world),
+        &[escalate(&yes), escalate(&declined)],
+    );
+    assert_eq!(out[0]["result"]["isError"], false, "{}", out[0]);
+    assert!(yes.exists(), "the approved call ran: {}", out[0]);
+    assert_eq!(
+        out[1]["result"]["_meta"]["seam/code"], "ESCALATION_REJECTED",
+        "{}",
+        out[1]
+    );
+    assert!(!declined.exists());
+
+    let asked = out[2]["asked"].as_array().unwrap();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    let message = asked[0]["message"].as_str().unwrap();
+    assert!(message.contains("bash"), "{message}");
+    assert!(
+        message.contains("The build writes its output into the workspace"),
+        "{message}"
+    );
+    assert_eq!(asked[0]["schema"]["properties"]["approve"]["type"], "boolean");
+    assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
+}
+
+#[test]
+fn without_elicitation_an_approval_is_unavailable() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = asking_world(dir.path());
+    let target = dir.path().join("never");
+    let out = client("call", dir.path(), Some(&world), &[escalate(&target)]);
+    assert_eq!(
+        out[0]["result"]["_meta"]["seam/code"], "APPROVAL_UNAVAILABLE",
+        "{}",
+        out[0]
+    );
+    assert!(!target.exists());
+}

@@ -1,0 +1,171 @@
+//! workspace-write mode, for each runner: writes land in the workspace (and /tmp) only, and the
+//! usual ways out (symlinks, `..`, hard links, /proc/self/root, renames, moving the
+//! workspace) stay shut. What a runner really does differently is asserted as it is.
+
+use crate::sandbox_support::*;
+use std::path::Path;
+
+#[test]
+fn writes_inside_the_workspace_land_on_the_host() {
+    for_each_runner(|runner, world| {
+        for workspace in [Dir::off_tmp().seeded(), Dir::in_tmp().seeded()] {
+            let run = run(
+                world,
+                runner,
+                "workspace-write",
+                &workspace.path,
+                "echo changed > file.txt && mkdir -p made/deep && echo new > made/deep/f && \
+                 mv dir renamed && rm renamed/inner.txt && chmod 600 file.txt && ln -s file.txt link",
+            );
+            assert_eq!(
+                run.exit_code,
+                Some(0),
+                "{runner} in {}: {run:?}",
+                workspace.path.display()
+            );
+            assert_eq!(
+                std::fs::read_to_string(workspace.join("file.txt")).unwrap(),
+                "changed\n"
+            );
+            assert_eq!(std::fs::read_to_string(workspace.join("made/deep/f")).unwrap(), "new\n");
+            assert!(workspace.join("renamed").is_dir() && !workspace.join("renamed/inner.txt").exists());
+            assert!(workspace.join("link").is_symlink());
+        }
+    });
+}
+
+/// bwrap gives the command a private /tmp (its writes vanish with it); Landlock lets it write
+/// the host's /tmp, a writable root of the policy.
+#[test]
+fn tmp_is_writable_private_under_bwrap_and_shared_under_landlock() {
+    for_each_runner(|runner, world| {
+        let workspace = Dir::off_tmp();
+        let name = format!("/tmp/seam-tmp-{runner}-{}", std::process::id());
+        let run = run(
+            world,
+            runner,
+            "workspace-write",
+            &workspace.path,
+            &format!("echo t > {name} && cat {name}"),
+        );
+        assert_eq!(
+            (run.exit_code, run.stdout.as_str()),
+            (Some(0), "t\n"),
+            "{runner}: {run:?}"
+        );
+        let on_host = Path::new(&name).exists();
+        let _ = std::fs::remove_file(&name);
+        assert_eq!(
+            on_host,
+            runner == "landlock",
+            "{runner}: a /tmp write on the host: {on_host}"
+        );
+    });
+}
+
+/// Each escape tries to change `O`, a directory beside the workspace (outside every writable
+/// root); `W` is the workspace.
+const ESCAPES: &[(&str, &str)] = &[
+    ("symlink to a directory", "ln -s $O $W/esc && echo x > $W/esc/new"),
+    (
+        "symlink to a file",
+        "ln -s $O/file.txt $W/esc-file && echo x > $W/esc-file",
+    ),
+    ("dot-dot", "echo x > $W/../$(basename $O)/new"),
+    ("hard link out", "ln $O/file.txt $W/hard && echo x >> $W/hard"),
+    ("/proc/self/root", "echo x > /proc/self/root$O/new"),
+    ("/proc/self/cwd", "cd $O && echo x > /proc/self/cwd/new"),
+    ("rename over", "echo x > $W/payload && mv -f $W/payload $O/file.txt"),
+    ("rename out", "mv $W/file.txt $O/moved"),
+    ("remove outside", "rm -rf $O/dir"),
+    ("truncate outside", "truncate -s 0 $O/file.txt"),
+    ("move the workspace", "mv $W $W.moved"),
+    ("new sibling", "mkdir $W.sibling"),
+];
+
+#[test]
+fn escapes_from_the_workspace_fail_and_change_nothing_outside() {
+    for_each_runner(|runner, world| {
+        let workspace = Dir::off_tmp().seeded();
+        let outside = Dir::off_tmp().seeded();
+        let before = snapshot(&outside.path);
+        for (name, escape) in ESCAPES {
+            let command = format!("W={} O={}; {escape}", workspace.path.display(), outside.path.display());
+            let run = run(world, runner, "workspace-write", &workspace.path, &command);
+            assert_ne!(run.exit_code, Some(0), "{runner}: {name} succeeded: {run:?}");
+            assert!(workspace.path.is_dir(), "{runner}: {name} moved the workspace");
+        }
+        assert_eq!(
+            before,
+            snapshot(&outside.path),
+            "{runner}: an escape changed the outside"
+        );
+        let sibling = format!("{}.sibling", workspace.path.display());
+        assert!(!Path::new(&sibling).exists(), "{runner}: created {sibling}");
+    });
+}
+
+/// A workspace below /tmp is the host's directory under both runners. bwrap binds it over its
+/// private /tmp, as a mount point that cannot be moved; under Landlock /tmp is writable, so the
+/// workspace can be renamed within /tmp (which stays inside the policy's writable roots).
+#[test]
+fn a_workspace_below_tmp_is_the_hosts_and_its_move_stays_within_tmp() {
+    for_each_runner(|runner, world| {
+        let workspace = Dir::in_tmp().seeded();
+        let outside = Dir::off_tmp().seeded();
+        let before = snapshot(&outside.path);
+        let (w, o) = (workspace.path.display(), outside.path.display());
+        let write = run(
+            world,
+            runner,
+            "workspace-write",
+            &workspace.path,
+            &format!("echo w > {w}/written; echo x > {o}/new"),
+        );
+        assert_eq!(
+            std::fs::read_to_string(workspace.join("written")).ok().as_deref(),
+            Some("w\n"),
+            "{runner}: {write:?}"
+        );
+        assert_eq!(before, snapshot(&outside.path), "{runner}");
+
+        let moved = format!("{w}.moved");
+        let mv = run(
+            world,
+            runner,
+            "workspace-write",
+            &workspace.path,
+            &format!("mv {w} {moved}"),
+        );
+        let was_moved = std::path::Path::new(&moved).exists();
+        if was_moved {
+            std::fs::rename(&moved, &workspace.path).unwrap();
+        }
+        assert!(workspace.path.is_dir());
+        assert_eq!(was_moved, runner == "landlock", "{runner}: {mv:?}");
+    });
+}
+
+#[test]
+fn extra_writable_roots_are_writable_and_nothing_else() {
+    for_each_runner(|runner, world| {
+        let workspace = Dir::off_tmp();
+        let root = Dir::off_tmp();
+        let outside = Dir::off_tmp();
+        let command = format!(
+            "echo r > {}/r && ! echo o > {}/o",
+            root.path.display(),
+            outside.path.display()
+        );
+        let result = run_with(
+            world,
+            serde_json::json!({
+                "runner": runner, "mode": "workspace-write", "workspace": workspace.path,
+                "command": command, "writable_roots": ["/tmp", root.path],
+            }),
+        );
+        let run = parse(result);
+        assert_eq!(run.exit_code, Some(0), "{runner}: {run:?}");
+        assert!(root.join("r").exists() && !outside.join("o").exists());
+    });
+}
