@@ -232,3 +232,86 @@ fn swapping_the_shell_provider_is_a_world_file_change() {
         result.text()
     );
 }
+
+#[test]
+fn the_session_mode_changes_through_the_policy_service_and_is_per_session() {
+    use seam_host::world::file::SandboxMode;
+    let dir = tempfile::tempdir().unwrap();
+    let world = sandboxed(dir.path(), "read-only", "approval-never");
+    let before = dir.path().join("before");
+    assert!(
+        bash(&world, &touch(&before))
+            .text()
+            .contains("denied under read-only mode")
+    );
+    world
+        .set_sandbox_mode(&world.session().id, SandboxMode::WorkspaceWrite)
+        .unwrap();
+    let after = dir.path().join("after");
+    let result = bash(&world, &touch(&after));
+    assert!(
+        after.exists(),
+        "the session's new standing mode applies: {}",
+        result.text()
+    );
+
+    let other = CallContext {
+        session: seam_host::Session {
+            id: "another-session".into(),
+            ..world.session()
+        },
+        ..world.call_context("other")
+    };
+    let elsewhere = dir.path().join("elsewhere");
+    let result = world.call("bash", &json!({ "command": touch(&elsewhere) }).to_string(), other);
+    assert!(
+        !elsewhere.exists(),
+        "another session keeps the default: {}",
+        result.text()
+    );
+}
+
+#[test]
+fn a_batch_script_can_change_the_session_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("world.toml");
+    let toml = std::fs::read_to_string("../examples/worlds/sandboxed.toml")
+        .unwrap()
+        .replace("sandbox = \"workspace-write\"", "sandbox = \"read-only\"");
+    std::fs::write(&file, toml).unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    let input = format!(
+        "{}\n{{\"sandbox_mode\": \"workspace-write\"}}\n{}\n",
+        json!({"tool": "bash", "args": {"command": touch(&a)}}),
+        json!({"tool": "bash", "args": {"command": touch(&b)}})
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+        .args([
+            "--world",
+            file.to_str().unwrap(),
+            "--workspace",
+            dir.path().to_str().unwrap(),
+        ])
+        .args(["call", "--batch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("denied under read-only mode")
+    );
+    assert_eq!(lines[1]["is_error"], false, "{}", lines[1]);
+    assert!(!a.exists() && b.exists());
+}

@@ -16,7 +16,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
-    /// each with one JSON line. All calls share one session of one world.
+    /// each with one JSON line. All calls share one session of one world; a line
+    /// {"sandbox_mode": MODE} changes that session's standing sandbox mode.
     #[arg(long, conflicts_with_all = ["tool", "json"])]
     batch: bool,
 }
@@ -40,6 +41,25 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn set_mode(world: &World, mode: &str) -> ToolResult {
+    let Some(parsed) = seam_host::world::file::SandboxMode::parse(mode) else {
+        return ToolResult::error(
+            "INVALID_REQUEST",
+            format!("sandbox_mode {mode:?}: expected read-only, workspace-write or danger-full-access"),
+        );
+    };
+    match world.set_sandbox_mode(&world.session().id, parsed) {
+        Ok(()) => ToolResult {
+            content: vec![seam_host::Content::Text {
+                text: format!("sandbox mode of this session: {mode}"),
+            }],
+            is_error: false,
+            code: None,
+        },
+        Err(error) => error,
+    }
 }
 
 /// Approvals are asked on the controlling terminal, whatever stdin and stdout carry.
@@ -68,6 +88,21 @@ struct BatchCall {
     args: serde_json::Value,
 }
 
+/// A batch line that changes the session's standing sandbox mode, as a user would between
+/// calls: {"sandbox_mode": "workspace-write"}.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetMode {
+    sandbox_mode: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum BatchLine {
+    Call(BatchCall),
+    SetMode(SetMode),
+}
+
 fn batch(world: &World) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -76,8 +111,8 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
         if line.trim().is_empty() {
             continue;
         }
-        let result = match serde_json::from_str::<BatchCall>(&line) {
-            Ok(call) => {
+        let result = match serde_json::from_str::<BatchLine>(&line) {
+            Ok(BatchLine::Call(call)) => {
                 let arguments = if call.args.is_null() {
                     "{}".to_string()
                 } else {
@@ -85,10 +120,11 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
                 };
                 world.call(&call.tool, &arguments, context(world, &format!("batch-{}", index + 1)))
             }
-            Err(e) => ToolResult::error(
+            Ok(BatchLine::SetMode(set)) => set_mode(world, &set.sandbox_mode),
+            Err(_) => ToolResult::error(
                 "INVALID_REQUEST",
                 format!(
-                    "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}}: {e}",
+                    "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}} or {{\"sandbox_mode\": MODE}}",
                     index + 1
                 ),
             ),

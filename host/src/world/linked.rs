@@ -19,6 +19,8 @@ pub struct LinkedNode {
     pub pre: InstancePre<Lane>,
     /// The component's settings from the world file, as a JSON object.
     pub config: String,
+    /// The names of the interfaces it exports.
+    pub exports: Vec<String>,
 }
 
 pub struct Linked {
@@ -63,11 +65,18 @@ pub fn link(
                 component: decl.name.clone(),
                 message: format!("{e:#}"),
             })?;
+        let exports = decl
+            .component
+            .component_type()
+            .exports(engine)
+            .map(|(name, _)| name.to_string())
+            .collect();
         nodes.push(LinkedNode {
             name: decl.name,
             role: decl.role,
             pre,
             config,
+            exports,
         });
     }
     let resources = std::mem::take(&mut plan.resources);

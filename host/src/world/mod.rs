@@ -20,6 +20,7 @@ use linked::{LinkInput, Linked};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use wasmtime::component::Val;
 use wasmtime::{AsContextMut, Store};
 
 /// Why a world could not be loaded. Every message names the component at fault.
@@ -274,6 +275,52 @@ impl World {
             .collect()
     }
 
+    /// Change a session's standing sandbox mode: the one write path of the policy service,
+    /// persisted by it as a replayable session event. For the harness (a user's command), never
+    /// for the model, which can only ask for one-call escalations.
+    pub fn set_sandbox_mode(&self, session: &str, mode: SandboxMode) -> Result<(), ToolResult> {
+        const POLICY: &str = "seam:sandbox/policy";
+        let node = self.linked.nodes.iter().enumerate().find_map(|(n, node)| {
+            let export = node.exports.iter().find(|e| e.starts_with(POLICY))?;
+            (node.role == Role::Provider).then(|| (n, export.clone()))
+        });
+        let Some((node, export)) = node else {
+            return Err(ToolResult::error(
+                "POLICY_UNAVAILABLE",
+                "this world has no sandbox policy provider",
+            ));
+        };
+        let mut store = self
+            .runtime
+            .new_store(self.linked.clone(), self.call_context("set-sandbox-mode"));
+        store.data_mut().enter(node);
+        let called = Lane::instance(&mut store.as_context_mut(), node).and_then(|instance| {
+            let interface = instance
+                .get_export_index(&mut store, None, &export)
+                .ok_or_else(|| wasmtime::format_err!("{export} is not exported"))?;
+            let func = instance
+                .get_export_index(&mut store, Some(&interface), "set-mode")
+                .and_then(|index| instance.get_func(&mut store, index))
+                .ok_or_else(|| wasmtime::format_err!("{export} has no set-mode"))?;
+            let mut results = [Val::Bool(false)];
+            let args = [Val::String(session.to_string()), Val::Enum(mode.as_str().to_string())];
+            func.call(&mut store, &args, &mut results)?;
+            Ok(results)
+        });
+        match called {
+            Ok([Val::Result(Ok(_))]) => Ok(()),
+            Ok([Val::Result(Err(Some(error)))]) => Err(error_record(&error)),
+            Ok(other) => Err(ToolResult::error(
+                "POLICY_FAILED",
+                format!("unexpected answer {other:?}"),
+            )),
+            Err(e) => {
+                let fault = store.data().fault(&e, node);
+                Err(ToolResult::error(fault.code, fault.message))
+            }
+        }
+    }
+
     /// Instantiate every component of the world in one lane (what a call reaching all of them
     /// pays), without calling anything. Used by `seam bench`.
     pub fn instantiate_all(&self) -> wasmtime::Result<()> {
@@ -283,6 +330,21 @@ impl World {
         }
         Ok(())
     }
+}
+
+/// A seam `error` record ({code, message}) as an error result.
+fn error_record(value: &Val) -> ToolResult {
+    let field = |name: &str| match value {
+        Val::Record(fields) => fields.iter().find_map(|(n, v)| match v {
+            Val::String(s) if n == name => Some(s.clone()),
+            _ => None,
+        }),
+        _ => None,
+    };
+    ToolResult::error(
+        &field("code").unwrap_or_else(|| "POLICY_FAILED".into()),
+        field("message").unwrap_or_default(),
+    )
 }
 
 /// One component in `seam world check`'s report.
