@@ -315,3 +315,28 @@ fn a_batch_script_can_change_the_session_mode() {
     assert_eq!(lines[1]["is_error"], false, "{}", lines[1]);
     assert!(!a.exists() && b.exists());
 }
+
+#[test]
+fn file_writes_follow_the_sessions_standing_mode_too() {
+    use seam_host::world::file::SandboxMode;
+    let dir = tempfile::tempdir().unwrap();
+    let world = world(
+        &std::fs::read_to_string("../examples/worlds/guarded.toml").unwrap(),
+        dir.path(),
+    );
+    let target = dir.path().join("notes.txt");
+    let write = |name: &str| {
+        call(
+            &world,
+            "write",
+            json!({ "file_path": target.join("..").join(name), "content": "x" }),
+        )
+    };
+    assert!(!write("a.txt").is_error, "workspace-write lets the workspace change");
+    world
+        .set_sandbox_mode(&world.session().id, SandboxMode::ReadOnly)
+        .unwrap();
+    let denied = write("b.txt");
+    assert_eq!(denied.code.as_deref(), Some("FS_SANDBOX_DENIED"), "{denied:?}");
+    assert!(!dir.path().join("b.txt").exists());
+}

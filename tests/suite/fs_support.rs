@@ -33,7 +33,7 @@ pub fn probe_world(stack: &[&str], mode: &str, extra: &str, workspace: &Path) ->
 /// tool-fs over `stack`.
 pub fn tool_world(stack: &[&str], mode: &str, extra: &str, workspace: &Path) -> World {
     let toml = format!(
-        "sandbox = {mode:?}\ntools = [\"tool-fs\"]\n[providers]\n{}\n{extra}",
+        "sandbox = {mode:?}\ntools = [\"tool-fs\"]\n[providers]\npolicy = \"sandbox-policy\"\n{}\n{extra}",
         providers(stack)
     );
     world(&toml, workspace)

@@ -1,6 +1,6 @@
 //! `tool-fs`: the file tools a model calls — `read`, `write`, `edit`, `read_image` — over
-//! whichever fs provider stack the world links (local, sandboxed, observed, remote). Policy
-//! lives below the seam: this component renders, the providers decide.
+//! whichever fs provider stack the world links (local, sandboxed, observed, remote). Writes carry
+//! the session's sandbox policy; the providers enforce it (or not): this component renders.
 
 mod args;
 mod config;
@@ -18,6 +18,7 @@ mod bindings {
 
             world tool-fs {
                 import seam:fs/fs@0.1.0;
+                import seam:sandbox/policy@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }

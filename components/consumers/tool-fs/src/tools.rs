@@ -7,6 +7,8 @@ use seam_guest::ToolResult;
 use crate::args::{EditArgs, ImageArgs, ReadArgs, WriteArgs};
 use crate::bindings::seam::fs::fs;
 use crate::bindings::seam::fs::types::{Edit, Target};
+use crate::bindings::seam::sandbox::policy;
+use crate::bindings::seam::sandbox::types::Policy;
 use crate::bindings::seam::tool::types::Session;
 use crate::config::Config;
 use crate::errors;
@@ -35,10 +37,20 @@ pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolRe
     Ok(ToolResult::text(render::numbered(&file.content, &window)))
 }
 
+/// The session's sandbox policy from the policy service: the one owner of modes, shared with
+/// the shell, so a session's standing mode fences its file writes and its commands alike.
+fn session_policy(session: &Session) -> Result<Policy, ToolResult> {
+    policy::resolve(&session.id, Some(&session.cwd), None)
+        .map(|effective| effective.policy)
+        .map_err(|e| ToolResult::error(&e.code, e.message))
+}
+
 pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResult> {
     let target = resolve(&args.file_path, session)?;
     let bytes = args.content.len();
-    let outcome = fs::write_text(&target, &args.content, None, None, Some(&session.id)).map_err(errors::from_fs)?;
+    let policy = session_policy(session)?;
+    let outcome =
+        fs::write_text(&target, &args.content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
     let path = &target.display_path;
     Ok(ToolResult::text(if outcome.created {
         format!("Created {path} ({bytes} bytes)")
@@ -54,7 +66,8 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
         new: args.new_string,
         replace_all: args.replace_all,
     };
-    let outcome = fs::edit_text(&target, &change, None, None, Some(&session.id)).map_err(errors::from_fs)?;
+    let policy = session_policy(session)?;
+    let outcome = fs::edit_text(&target, &change, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),
