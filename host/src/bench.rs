@@ -51,7 +51,7 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
     let scale = if options.quick { 1 } else { 5 };
     report(crossing(runtime, &options.workspace, 20_000 * scale)?);
     let default = World::load(runtime, WorldFile::default_world(), Some(&options.workspace))?;
-    report(lane_setup(&default, 200 * scale)?);
+    report(lane_setup(runtime, &options.workspace, 200 * scale)?);
     report(bash_end_to_end(&default, 20 * scale)?);
     report(cold_cli(options, 5 * scale)?);
     report(mcp_round_trip(runtime, options, 200 * scale)?);
@@ -149,8 +149,18 @@ impl WasiView for Direct {
     }
 }
 
-/// A fresh lane with the whole bash chain instantiated (tool-bash, bash-local, subprocess-local).
-fn lane_setup(world: &World, n: u32) -> anyhow::Result<Row> {
+/// The components one bash call reaches: the tool, the policy it resolves, the shell and the
+/// subprocess provider (plus the approval provider linked for escalations).
+const BASH_CHAIN_WORLD: &str = "tools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+    shell = \"bash-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n";
+
+/// A fresh lane with the whole bash chain instantiated.
+fn lane_setup(runtime: &Arc<Runtime>, workspace: &Path, n: u32) -> anyhow::Result<Row> {
+    let world = World::load(
+        runtime,
+        WorldFile::parse(BASH_CHAIN_WORLD, "<bash chain>", workspace)?,
+        Some(workspace),
+    )?;
     world.instantiate_all().map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let samples = (0..n)
         .map(|_| {

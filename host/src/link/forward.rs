@@ -142,6 +142,7 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
             };
             Val::Resource(inner)
         }
+        Val::List(items) if is_plain(items) => Val::List(items.clone()),
         Val::List(items) => Val::List(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
         Val::Tuple(items) => Val::Tuple(items.iter().map(|v| to_provider(store, v)).collect::<Result<_>>()?),
         Val::Record(fields) => Val::Record(
@@ -158,32 +159,55 @@ fn to_provider(store: &mut StoreContextMut<'_, Lane>, value: &Val) -> Result<Val
     })
 }
 
-/// Provider-side value → consumer-side value: provider handles become proxies.
+/// Provider-side value → consumer-side value: provider handles become proxies. Takes the value
+/// by ownership so bulk data (a list of bytes) moves through without a copy.
 fn to_consumer(store: &mut StoreContextMut<'_, Lane>, provider: usize, value: Val) -> Result<Val> {
-    let mut map = |store: &mut StoreContextMut<'_, Lane>, v: &Val| to_consumer(store, provider, v.clone());
+    let each = |store: &mut StoreContextMut<'_, Lane>, items: Vec<Val>| -> Result<Vec<Val>> {
+        items.into_iter().map(|v| to_consumer(store, provider, v)).collect()
+    };
+    let boxed = |store: &mut StoreContextMut<'_, Lane>, v: Option<Box<Val>>| -> Result<Option<Box<Val>>> {
+        v.map(|v| to_consumer(store, provider, *v).map(Box::new)).transpose()
+    };
     Ok(match value {
         Val::Resource(handle) => {
             let id = store.data().resource_id(provider, handle.ty())?;
             let rep = store.data_mut().proxies.insert(provider, handle);
             Val::Resource(ResourceDynamic::new_own(rep, id).try_into_resource_any(store.as_context_mut())?)
         }
-        Val::List(items) => Val::List(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
-        Val::Tuple(items) => Val::Tuple(items.iter().map(|v| map(store, v)).collect::<Result<_>>()?),
+        Val::List(items) if is_plain(&items) => Val::List(items),
+        Val::List(items) => Val::List(each(store, items)?),
+        Val::Tuple(items) => Val::Tuple(each(store, items)?),
         Val::Record(fields) => Val::Record(
             fields
-                .iter()
-                .map(|(n, v)| Ok((n.clone(), map(store, v)?)))
+                .into_iter()
+                .map(|(n, v)| Ok((n, to_consumer(store, provider, v)?)))
                 .collect::<Result<_>>()?,
         ),
-        Val::Variant(case, payload) => {
-            let payload = map_box(store, payload.as_deref(), &mut map)?;
-            Val::Variant(case, payload)
-        }
-        Val::Option(inner) => Val::Option(map_box(store, inner.as_deref(), &mut map)?),
-        Val::Result(Ok(v)) => Val::Result(Ok(map_box(store, v.as_deref(), &mut map)?)),
-        Val::Result(Err(v)) => Val::Result(Err(map_box(store, v.as_deref(), &mut map)?)),
+        Val::Variant(case, payload) => Val::Variant(case, boxed(store, payload)?),
+        Val::Option(inner) => Val::Option(boxed(store, inner)?),
+        Val::Result(Ok(v)) => Val::Result(Ok(boxed(store, v)?)),
+        Val::Result(Err(v)) => Val::Result(Err(boxed(store, v)?)),
         other => other,
     })
+}
+
+/// A list whose elements are scalars or strings: lists are homogeneous, so the first element
+/// tells, and such a list can hold no resource handle.
+fn is_plain(items: &[Val]) -> bool {
+    !matches!(
+        items.first(),
+        Some(
+            Val::Resource(_)
+                | Val::List(_)
+                | Val::Tuple(_)
+                | Val::Record(_)
+                | Val::Variant(..)
+                | Val::Option(_)
+                | Val::Result(_)
+                | Val::Map(_)
+                | Val::FixedLengthList(_)
+        )
+    )
 }
 
 fn map_box<'a, F>(store: &mut StoreContextMut<'a, Lane>, value: Option<&Val>, mut f: F) -> Result<Option<Box<Val>>>
