@@ -3,6 +3,8 @@
 
 mod fs;
 mod sandbox;
+mod swap;
+mod terminal;
 
 use crate::world::builtin;
 use crate::{Runtime, World, WorldFile};
@@ -62,6 +64,10 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
     report(fs::read_10mb(&default, &scratch, 5 * scale)?);
     report(fs::write_1mb(&default, &scratch, 5 * scale)?);
     report(fs::grep_tree(runtime, &fs::repository(&options.workspace), 5 * scale)?);
+    report(swap::row(runtime, &options.workspace, 5 * scale)?);
+    for row in terminal::rows(&default, 40 * scale)? {
+        report(row);
+    }
     Ok(())
 }
 

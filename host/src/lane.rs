@@ -4,6 +4,7 @@
 
 use crate::fault::Fault;
 use crate::link::forward::Proxies;
+use crate::world::file::Limits;
 use crate::world::linked::Linked;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,6 +64,8 @@ pub struct Lane {
     pub(crate) linked: Arc<Linked>,
     pub(crate) call: CallContext,
     pub(crate) proxies: Proxies,
+    /// Memory and guest time this call may use: the limits of the tool it serves.
+    pub(crate) limits: Limits,
     pub(crate) table: ResourceTable,
     wasi: WasiCtx,
     stderr: MemoryOutputPipe,
@@ -93,6 +96,7 @@ impl Lane {
             .build();
         let (nodes, slots) = (linked.nodes.len(), linked.plan.func_slots);
         Self {
+            limits: linked.limits.clone(),
             linked,
             call,
             proxies: Proxies::default(),
@@ -189,7 +193,7 @@ impl Lane {
     /// Called on every epoch tick while guest code runs.
     pub(crate) fn on_epoch(mut store: StoreContextMut<'_, Lane>) -> Result<UpdateDeadline> {
         let lane = store.data_mut();
-        if lane.guest_time() > Duration::from_millis(lane.linked.limits.guest_time_ms) {
+        if lane.guest_time() > Duration::from_millis(lane.limits.guest_time_ms) {
             lane.timed_out = true;
             return Err(wasmtime::Trap::Interrupt.into());
         }
@@ -206,7 +210,7 @@ impl Lane {
 
 impl ResourceLimiter for Lane {
     fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
-        let limit = self.linked.limits.memory_mb.saturating_mul(1 << 20);
+        let limit = self.limits.memory_mb.saturating_mul(1 << 20);
         if desired as u64 > limit {
             self.memory_denied = true;
             return Ok(false);

@@ -7,6 +7,7 @@ pub mod cancel;
 pub mod fault;
 pub mod lane;
 pub mod link;
+pub mod live;
 pub mod mcp;
 pub mod natives;
 pub mod world;

@@ -4,7 +4,8 @@ Usage: client.py SCENARIO SEAM_EXE [SEAM_ARG...]
 
 Prints one JSON object per line on stdout (events, then the scenario's outcome). The cancel
 scenario reads its command and then cues from stdin, to stay in step with the test, which
-watches the processes.
+watches the processes; the live scenario reads all its commands from stdin, to stay in step
+with a test that edits the world file (tests/suite/hot_swap.rs).
 """
 
 import json
@@ -95,6 +96,72 @@ async def progress(session, args):
     emit(progress=seen, result=dump(result))
 
 
+class Notifications:
+    """Server notifications as they arrive, for scenarios that wait for one."""
+
+    def __init__(self):
+        self.seen = []
+        self.arrived = anyio.Event()
+
+    async def handle(self, message):
+        if isinstance(message, types.ToolListChangedNotification):
+            self.seen.append({"kind": "tools"})
+        elif isinstance(message, types.LoggingMessageNotification):
+            self.seen.append({"kind": "log", "level": message.params.level, "data": message.params.data})
+        else:
+            return
+        self.arrived.set()
+
+    async def wait(self, kind, seconds):
+        with anyio.move_on_after(seconds):
+            while True:
+                found = [n for n in self.seen if n["kind"] == kind]
+                if found:
+                    return found[0]
+                self.arrived = anyio.Event()
+                await self.arrived.wait()
+        return None
+
+
+NOTIFICATIONS = Notifications()
+
+
+async def live(session, _args):
+    """Commands from stdin, one per line, to stay in step with a test that edits the world:
+    `stream ARGS` calls bash with ARGS from two concurrent workers until the line `stop`, then
+    prints every result text in completion order; `wait KIND` waits (up to 20 s) for a
+    notification of KIND (tools, log); `call ARGS` calls bash once; `list` prints the tool
+    names; `quit` ends."""
+    while True:
+        line = (await wait_for_line()).strip()
+        command, _, rest = line.partition(" ")
+        if command == "stream":
+            texts, errors, stop = [], [], anyio.Event()
+
+            async def worker():
+                while not stop.is_set():
+                    result = await session.call_tool("bash", json.loads(rest))
+                    if result.is_error:
+                        errors.append(dump(result))
+                    texts.append(result.content[0].text if result.content else "")
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(worker)
+                group.start_soon(worker)
+                emit(event="streaming")
+                await wait_for_line()
+                stop.set()
+            emit(texts=texts, errors=errors)
+        elif command == "wait":
+            emit(notification=await NOTIFICATIONS.wait(rest, 20))
+        elif command == "call":
+            emit(result=dump(await session.call_tool("bash", json.loads(rest))))
+        elif command == "list":
+            emit(tools=[tool.name for tool in (await session.list_tools()).tools])
+        else:
+            return
+
+
 def human(answers):
     """An elicitation callback answering from a list: "yes", "no" (accepts the form with
     approve=false), "decline" or "cancel"; it records each question."""
@@ -117,6 +184,7 @@ SCENARIOS = {
     "parallel": parallel,
     "cancel": cancel,
     "progress": progress,
+    "live": live,
 }
 
 
@@ -133,7 +201,9 @@ async def main():
         scenario = "call"
     server = StdioServerParameters(command=seam, args=[*seam_args, "mcp"])
     async with stdio_client(server) as (read, write):
-        async with ClientSession(read, write, elicitation_callback=elicitation) as session:
+        async with ClientSession(
+            read, write, elicitation_callback=elicitation, message_handler=NOTIFICATIONS.handle
+        ) as session:
             await session.initialize()
             await SCENARIOS[scenario](session, args)
     if asked is not None:

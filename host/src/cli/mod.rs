@@ -89,7 +89,10 @@ pub fn run() -> ExitCode {
             command: WorldCommand::Check { ref file, json },
         } => check::run(&cli, file.clone(), json),
         Command::Bench(ref args) => bench::run(&cli, args),
-        Command::Mcp => load(&cli, None).and_then(mcp::run),
+        Command::Mcp => runtime().and_then(|runtime| {
+            let world = load_on(&runtime, &cli, None)?;
+            mcp::run(runtime, world, cli.world.as_deref(), cli.workspace.as_deref())
+        }),
     };
     match result {
         Ok(code) => code,
@@ -108,9 +111,12 @@ fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
 }
 
 fn load(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
-    let runtime = runtime()?;
+    load_on(&runtime()?, cli, file)
+}
+
+fn load_on(runtime: &Arc<Runtime>, cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
     let file = world_file(cli, file)?;
-    World::load(&runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+    World::load(runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
 }
 
 fn runtime() -> anyhow::Result<Arc<Runtime>> {

@@ -24,6 +24,15 @@ pub enum LinkError {
         "{component} imports the host native {interface}, but only components listed as providers may import seam:host/*"
     )]
     HostForbidden { component: String, interface: String },
+    #[error(
+        "plugin {component} imports {interface} of seam {seam} (served by {provider}), but the world file does not grant it {seam}"
+    )]
+    NotGranted {
+        component: String,
+        interface: String,
+        seam: String,
+        provider: String,
+    },
     #[error("{component} imports {interface}, which this host does not implement")]
     UnknownNative { component: String, interface: String },
     #[error("{component} imports {interface}.{function}, which {provider} {problem}")]
@@ -48,6 +57,7 @@ impl LinkError {
             Self::Version { .. } => "LINK_VERSION",
             Self::Cycle { .. } => "LINK_CYCLE",
             Self::HostForbidden { .. } => "LINK_HOST_FORBIDDEN",
+            Self::NotGranted { .. } => "LINK_NOT_GRANTED",
             Self::UnknownNative { .. } => "LINK_UNKNOWN_NATIVE",
             Self::Function { .. } => "LINK_TYPE_MISMATCH",
             Self::Unsupported { .. } => "LINK_UNSUPPORTED",

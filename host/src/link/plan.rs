@@ -13,7 +13,7 @@ use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, ComponentExportIndex, ResourceType};
 
 /// The host natives this host implements, all at version 0.1.0.
-pub const NATIVES: &[&str] = &["process", "log", "state", "config", "sandbox-launch", "fsio"];
+pub const NATIVES: &[&str] = &["process", "log", "state", "config", "sandbox-launch", "fsio", "pty"];
 const NATIVE_VERSION: &str = "0.1.0";
 /// The call context a tool may import (implemented by the host, not a native).
 pub const CALL_CONTEXT: &str = "seam:tool/context";
@@ -35,6 +35,11 @@ pub struct NodeDecl {
     pub inner: Option<usize>,
     /// False for inner elements of a stack: they serve only the wrapper above them.
     pub visible: bool,
+    /// For a provider, the seam label of the stack it belongs to in the world file.
+    pub seam: Option<String>,
+    /// For a third-party plugin, the seam labels it may import; None = every seam (first-party
+    /// tools and providers).
+    pub grants: Option<Vec<String>>,
 }
 
 /// What serves one import.
@@ -192,6 +197,7 @@ fn resolve(
         Err(LinkError::Missing { .. }) if wanted.unversioned() == ASKER => return Ok(Target::Asker),
         chosen => chosen?,
     };
+    check_grant(node, &nodes[provider], import)?;
     let (export_raw, export_item) = exports[provider]
         .iter()
         .find(|(n, _)| InterfaceName::parse(n).is_some_and(|n| n.serves(&wanted)))
@@ -203,6 +209,24 @@ fn resolve(
     build_forward(
         engine, nodes, index, import, provider, export_raw, &items, &offered, resources,
     )
+}
+
+/// A plugin reaches a provider only through a seam label it was granted. Checked after the
+/// provider is chosen, so the refusal names the seam that would have served the import.
+fn check_grant(node: &NodeDecl, provider: &NodeDecl, import: &str) -> Result<(), LinkError> {
+    let Some(grants) = &node.grants else {
+        return Ok(());
+    };
+    let seam = provider.seam.clone().unwrap_or_else(|| provider.name.clone());
+    if grants.contains(&seam) {
+        return Ok(());
+    }
+    Err(LinkError::NotGranted {
+        component: node.name.clone(),
+        interface: import.to_string(),
+        seam,
+        provider: provider.name.clone(),
+    })
 }
 
 /// The stack's next provider when it exports the interface, otherwise the one visible provider.

@@ -10,12 +10,13 @@ mod calls;
 mod convert;
 mod progress;
 mod server;
+mod swaps;
 
 pub use calls::Calls;
 pub use convert::ERROR_CODE_META;
 pub use server::SeamServer;
 
-use crate::World;
+use crate::live::{LiveWorld, watch};
 use rmcp::ServiceExt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,16 +33,19 @@ pub enum ServeError {
     Initialize(Box<rmcp::service::ServerInitializeError>),
     #[error("the MCP session failed: {0}")]
     Session(#[from] tokio::task::JoinError),
+    #[error("cannot watch the world file: {0}")]
+    Watch(std::io::Error),
 }
 
-/// Serve `world` on stdin/stdout until the client closes the connection. Stdout carries only
-/// the protocol; logs go to stderr.
-pub fn serve_stdio(world: Arc<World>) -> Result<(), ServeError> {
+/// Serve `world` on stdin/stdout until the client closes the connection, swapping in a new
+/// world whenever its files change (or on SIGHUP). Stdout carries only the protocol; logs go
+/// to stderr.
+pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("seam-mcp")
         .build()?;
-    let server = SeamServer::new(world);
+    let server = SeamServer::new(world.clone());
     let calls = server.calls();
     let served = runtime.block_on(async move {
         // Pipes (how MCP clients start servers) are read on the IO reactor rather than through
@@ -50,6 +54,8 @@ pub fn serve_stdio(world: Arc<World>) -> Result<(), ServeError> {
             .serve(rmcp::transport::stdio_pipes())
             .await
             .map_err(|e| ServeError::Initialize(Box::new(e)))?;
+        let report = swaps::reporter(service.peer().clone(), tokio::runtime::Handle::current());
+        watch::spawn(&world, report).map_err(ServeError::Watch)?;
         service.waiting().await?;
         Ok::<_, ServeError>(())
     });

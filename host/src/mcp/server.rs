@@ -3,6 +3,7 @@
 use super::calls::{Calls, Ended};
 use super::{asker, convert, progress};
 use crate::lane::Session;
+use crate::live::LiveWorld;
 use crate::{CallContext, ToolResult, World};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
@@ -12,19 +13,16 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::sync::Arc;
 
-/// Serves one world to one client.
+/// Serves one live world to one client: each request reads the world current when it arrives.
 pub struct SeamServer {
-    world: Arc<World>,
-    tools: Arc<[Tool]>,
+    world: Arc<LiveWorld>,
     calls: Arc<Calls>,
 }
 
 impl SeamServer {
-    pub fn new(world: Arc<World>) -> Self {
-        let tools = world.tools().iter().map(convert::tool).collect();
+    pub fn new(world: Arc<LiveWorld>) -> Self {
         Self {
             world,
-            tools,
             calls: Arc::default(),
         }
     }
@@ -36,14 +34,14 @@ impl SeamServer {
 
     /// The call's context: the world's session seen as this client, its progress token, and
     /// the client's human when it can be asked.
-    fn call_context(&self, request: &RequestContext<RoleServer>) -> CallContext {
+    fn call_context(&self, world: &World, request: &RequestContext<RoleServer>) -> CallContext {
         let runtime = tokio::runtime::Handle::current();
         let peer = &request.peer;
         let agent = peer
             .peer_info()
             .map(|info| info.client_info.name.clone())
             .filter(|name| !name.is_empty());
-        let defaults = self.world.session();
+        let defaults = world.session();
         CallContext {
             session: Session {
                 id: "mcp".into(),
@@ -55,17 +53,20 @@ impl SeamServer {
                 .get_progress_token()
                 .map(|token| progress::sink(peer.clone(), token, runtime.clone())),
             asker: asker::for_call(peer, runtime, request.ct.clone()),
-            ..self.world.call_context(&format!("mcp-{}", request.id))
+            ..world.call_context(&format!("mcp-{}", request.id))
         }
     }
 }
 
 impl ServerHandler for SeamServer {
     fn get_info(&self) -> ServerConfig {
-        // listChanged: a world swapped under a running server will announce its new tools.
+        // listChanged: a world swapped under a running server announces its new tools; logging:
+        // a refused swap is reported to the client as a log message.
+        #[allow(deprecated)] // Logging is deprecated by a future protocol revision, still current here.
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_logging()
             .build();
         ServerConfig::new(capabilities).with_server_info(Implementation::new("seam", env!("CARGO_PKG_VERSION")))
     }
@@ -75,7 +76,8 @@ impl ServerHandler for SeamServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+        let tools: Vec<Tool> = self.world.current().tools().iter().map(convert::tool).collect();
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
@@ -83,24 +85,21 @@ impl ServerHandler for SeamServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // The call is admitted on the world current now and finishes on it, whatever is swapped
+        // in meanwhile.
+        let world = self.world.current();
         // An unknown tool is a protocol error in MCP, not a tool result.
-        if !self.tools.iter().any(|t| t.name == request.name) {
+        if !world.tools().iter().any(|t| t.name == request.name) {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool: {}", request.name),
                 None,
             ));
         }
         let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default()).to_string();
-        let call = self.call_context(&context);
+        let call = self.call_context(&world, &context);
         let ended = self
             .calls
-            .run(
-                self.world.clone(),
-                request.name.into_owned(),
-                arguments,
-                call,
-                context.ct.clone(),
-            )
+            .run(world, request.name.into_owned(), arguments, call, context.ct.clone())
             .await;
         match ended {
             Ended::Finished(result) => Ok(convert::result(result).into()),

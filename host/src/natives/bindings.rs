@@ -11,11 +11,15 @@ pub mod natives {
                 import seam:host/config@0.1.0;
                 import seam:host/fsio@0.1.0;
                 import seam:host/sandbox-launch@0.1.0;
+                import seam:host/pty@0.1.0;
             }
         ",
         path: "../wit/host",
         imports: { default: trappable },
-        with: { "seam:host/process.child": crate::natives::ChildHandle },
+        with: {
+            "seam:host/process.child": crate::natives::ChildHandle,
+            "seam:host/pty.session": crate::natives::PtyHandle,
+        },
     });
 }
 

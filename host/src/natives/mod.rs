@@ -9,13 +9,16 @@ mod host_config;
 mod host_fsio;
 mod host_log;
 mod host_process;
+mod host_pty;
 mod host_sandbox_launch;
 mod host_state;
 pub mod process;
+pub mod pty;
 pub mod sandbox_launch;
 pub mod state;
 
 pub use host_process::ChildHandle;
+pub use host_pty::PtyHandle;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,6 +26,8 @@ use std::sync::Arc;
 /// Durable host state shared by every lane of every world in this process.
 pub struct HostState {
     pub processes: process::ProcessTable,
+    /// PTY sessions (seam:host/pty); they outlive the calls that open them.
+    pub ptys: pty::PtyTable,
     pub state: state::StateStore,
     /// Serializes atomic writes per canonical target (seam:host/fsio).
     pub fsio_locks: fsio::TargetLocks,
@@ -37,6 +42,7 @@ impl HostState {
     pub fn new(launcher: Option<PathBuf>) -> Arc<Self> {
         Arc::new(Self {
             processes: process::ProcessTable::new(),
+            ptys: pty::PtyTable::default(),
             state: state::StateStore::default(),
             fsio_locks: fsio::TargetLocks::default(),
             environment: std::env::vars().collect(),

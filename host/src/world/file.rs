@@ -65,6 +65,28 @@ impl Default for Limits {
     }
 }
 
+/// A third-party tool plugin as written in the world file: `[[plugins]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlugin {
+    path: String,
+    #[serde(default)]
+    grants: Vec<String>,
+    memory_mb: Option<u64>,
+    time_ms: Option<u64>,
+}
+
+/// A third-party tool plugin: it may import only the seams it is granted, and its calls run
+/// under its own limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plugin {
+    pub component: ComponentRef,
+    /// Seam labels of `[providers]` whose interfaces the plugin may import.
+    pub grants: Vec<String>,
+    /// The world's limits with the plugin's own overrides applied.
+    pub limits: Limits,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawWorld {
@@ -74,6 +96,8 @@ struct RawWorld {
     providers: BTreeMap<String, ProviderEntry>,
     #[serde(default)]
     tools: Vec<String>,
+    #[serde(default)]
+    plugins: Vec<RawPlugin>,
     #[serde(default)]
     config: BTreeMap<String, toml::Table>,
     #[serde(default)]
@@ -117,10 +141,15 @@ pub struct WorldFile {
     pub sandbox: SandboxMode,
     /// Seam label → providers, outermost first.
     pub providers: BTreeMap<String, Vec<ComponentRef>>,
+    /// First-party tools: every seam of the world is open to them.
     pub tools: Vec<ComponentRef>,
+    pub plugins: Vec<Plugin>,
     /// Component name → its settings (JSON object).
     pub config: BTreeMap<String, serde_json::Value>,
     pub limits: Limits,
+    /// Prefix of the world's state namespaces when it must survive reloads: set for a world
+    /// read from a file (its canonical path), None for one parsed from text.
+    pub state_key: Option<String>,
 }
 
 /// A world file that cannot be used. Code WORLD_INVALID.
@@ -140,6 +169,17 @@ impl WorldFile {
             .expect("the built-in default world parses")
     }
 
+    /// Every component file the world names (what a live world watches besides this file).
+    pub fn component_paths(&self) -> Vec<PathBuf> {
+        let plugins = self.plugins.iter().map(|p| &p.component);
+        let refs = self.providers.values().flatten().chain(&self.tools).chain(plugins);
+        refs.filter_map(|r| match r {
+            ComponentRef::Path(path) => Some(path.clone()),
+            ComponentRef::Builtin(_) => None,
+        })
+        .collect()
+    }
+
     pub fn load(path: &Path) -> Result<Self, WorldFileError> {
         let origin = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| WorldFileError {
@@ -147,7 +187,10 @@ impl WorldFile {
             message: format!("cannot read: {e}"),
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Self::parse(&text, &origin, base)
+        let mut file = Self::parse(&text, &origin, base)?;
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        file.state_key = Some(format!("file:{}", canonical.display()));
+        Ok(file)
     }
 
     /// Parse world file text; relative paths are taken from `base` (the file's folder).
@@ -165,7 +208,7 @@ impl WorldFile {
                 ))
             })?,
         };
-        let providers = raw
+        let providers: BTreeMap<String, Vec<ComponentRef>> = raw
             .providers
             .into_iter()
             .map(|(seam, entry)| {
@@ -188,14 +231,37 @@ impl WorldFile {
                 Ok((name, json))
             })
             .collect::<Result<_, _>>()?;
+        let plugins = raw
+            .plugins
+            .into_iter()
+            .map(|plugin| {
+                // A grant of a label the world does not have is a typo, not an empty grant.
+                if let Some(unknown) = plugin.grants.iter().find(|g| !providers.contains_key(*g)) {
+                    return Err(fail(format!(
+                        "plugin {} is granted {unknown:?}, which is not a seam label of [providers]",
+                        plugin.path
+                    )));
+                }
+                Ok(Plugin {
+                    component: ComponentRef::parse(&plugin.path, base),
+                    grants: plugin.grants,
+                    limits: Limits {
+                        memory_mb: plugin.memory_mb.unwrap_or(raw.limits.memory_mb),
+                        guest_time_ms: plugin.time_ms.unwrap_or(raw.limits.guest_time_ms),
+                    },
+                })
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             origin: origin.to_string(),
             workspace: raw.workspace.map(|w| base.join(w)),
             sandbox,
             providers,
             tools: raw.tools.iter().map(|t| ComponentRef::parse(t, base)).collect(),
+            plugins,
             config,
             limits: raw.limits,
+            state_key: None,
         })
     }
 }
@@ -227,6 +293,34 @@ mod tests {
         assert_eq!(world.tools[1], ComponentRef::Path("/w/plugins/wc.wasm".into()));
         assert_eq!(world.config["bash-local"]["max_timeout_ms"], 1000);
         assert_eq!(world.sandbox, SandboxMode::WorkspaceWrite);
+    }
+
+    #[test]
+    fn plugins_carry_grants_and_limits_over_the_world_defaults() {
+        let text = r#"
+            [providers]
+            counter = "counter.wasm"
+            [[plugins]]
+            path = "p.wasm"
+            grants = ["counter"]
+            time_ms = 200
+            [limits]
+            memory_mb = 128
+        "#;
+        let world = WorldFile::parse(text, "t.toml", Path::new("/w")).unwrap();
+        let plugin = &world.plugins[0];
+        assert_eq!(plugin.component, ComponentRef::Path("/w/p.wasm".into()));
+        assert_eq!(plugin.grants, ["counter"]);
+        assert_eq!(
+            plugin.limits,
+            Limits {
+                memory_mb: 128,
+                guest_time_ms: 200
+            }
+        );
+        let unknown = "[[plugins]]\npath = \"p.wasm\"\ngrants = [\"fs\"]";
+        let error = WorldFile::parse(unknown, "t", Path::new(".")).unwrap_err();
+        assert!(error.message.contains("\"fs\""), "{error}");
     }
 
     #[test]

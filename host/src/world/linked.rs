@@ -21,6 +21,12 @@ pub struct LinkedNode {
     pub config: String,
     /// The names of the interfaces it exports.
     pub exports: Vec<String>,
+    /// Limits of a lane serving a call of this component's tools (unused for providers: a
+    /// lane runs under the limits of the tool it serves).
+    pub limits: Limits,
+    /// Content hash and config: equal fingerprints mean the same provider behaviour, so a
+    /// swap keeps its state.
+    pub fingerprint: String,
 }
 
 pub struct Linked {
@@ -29,6 +35,7 @@ pub struct Linked {
     /// What every node imports and what serves it (for `seam world check`).
     pub plan: Plan,
     pub host: Arc<HostState>,
+    /// The world's limits: a lane serving no tool call runs under them.
     pub limits: Limits,
     /// Prefix of this world's state namespaces.
     pub key: String,
@@ -45,6 +52,8 @@ impl Linked {
 pub struct LinkInput {
     pub decl: NodeDecl,
     pub config: String,
+    pub limits: Limits,
+    pub fingerprint: String,
 }
 
 pub fn link(
@@ -55,10 +64,15 @@ pub fn link(
     key: String,
     settings: WorldSettings,
 ) -> Result<Linked, LinkError> {
-    let (decls, configs): (Vec<_>, Vec<_>) = inputs.into_iter().map(|i| (i.decl, i.config)).unzip();
+    let mut decls = Vec::with_capacity(inputs.len());
+    let mut extras = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        decls.push(input.decl);
+        extras.push((input.config, input.limits, input.fingerprint));
+    }
     let mut plan = plan::plan(engine, &decls)?;
     let mut nodes = Vec::with_capacity(decls.len());
-    for ((index, decl), config) in decls.into_iter().enumerate().zip(configs) {
+    for ((index, decl), (config, limits, fingerprint)) in decls.into_iter().enumerate().zip(extras) {
         let pre = linker_for(engine, &plan.imports[index])
             .and_then(|linker| linker.instantiate_pre(&decl.component))
             .map_err(|e| LinkError::Instantiate {
@@ -77,6 +91,8 @@ pub fn link(
             pre,
             config,
             exports,
+            limits,
+            fingerprint,
         });
     }
     let resources = std::mem::take(&mut plan.resources);

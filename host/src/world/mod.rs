@@ -15,7 +15,7 @@ use crate::lane::{CallContext, Lane, Session};
 use crate::link::LinkError;
 use crate::link::plan::{NodeDecl, Role, Target};
 use crate::natives::bindings::tool as tool_bindings;
-use file::{ComponentRef, SandboxMode, WorldFile};
+use file::{ComponentRef, Limits, SandboxMode, WorldFile};
 use linked::{LinkInput, Linked};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -90,17 +90,33 @@ impl World {
         })?;
 
         let mut inputs = Vec::new();
-        for stack in file.providers.values() {
+        for (seam, stack) in &file.providers {
             let first = inputs.len();
             for (depth, component) in stack.iter().enumerate() {
-                let inner = (depth + 1 < stack.len()).then_some(first + depth + 1);
-                inputs.push(runtime.node_input(&file, component, Role::Provider, inner, depth == 0)?);
+                let place = Placement {
+                    role: Role::Provider,
+                    inner: (depth + 1 < stack.len()).then_some(first + depth + 1),
+                    visible: depth == 0,
+                    seam: Some(seam),
+                    grants: None,
+                    limits: &file.limits,
+                };
+                inputs.push(runtime.node_input(&file, component, place)?);
             }
         }
         for component in &file.tools {
-            inputs.push(runtime.node_input(&file, component, Role::Tool, None, false)?);
+            inputs.push(runtime.node_input(&file, component, Placement::tool(None, &file.limits))?);
         }
-        let key = format!("world-{}", runtime.next_world_id());
+        for plugin in &file.plugins {
+            let place = Placement::tool(Some(&plugin.grants), &plugin.limits);
+            inputs.push(runtime.node_input(&file, &plugin.component, place)?);
+        }
+        // A world loaded from a file keeps its state namespaces across reloads of that file,
+        // so a hot swap clears only the providers that changed.
+        let key = file
+            .state_key
+            .clone()
+            .unwrap_or_else(|| format!("world-{}", runtime.next_world_id()));
         let settings = crate::natives::bindings::natives::seam::host::config::WorldSettings {
             workspace: workspace.display().to_string(),
             sandbox_mode: file.sandbox.as_str().to_string(),
@@ -164,12 +180,40 @@ impl World {
         call: CallContext,
         f: impl FnOnce(&mut Store<Lane>, &tool_bindings::Plugin) -> wasmtime::Result<R>,
     ) -> Result<R, String> {
-        let mut store = self.runtime.new_store(self.linked.clone(), call);
-        store.data_mut().enter(node);
+        let mut store = self.tool_store(node, call);
         let outcome = Lane::instance(&mut store.as_context_mut(), node)
             .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
             .and_then(|plugin| f(&mut store, &plugin));
         outcome.map_err(|e| store.data().fault(&e, node).message)
+    }
+
+    /// A lane serving one call of the tool component `node`, under that tool's limits (a
+    /// plugin's own, or the world's): every provider the call reaches shares them.
+    fn tool_store(&self, node: usize, call: CallContext) -> Store<Lane> {
+        let mut store = self.runtime.new_store(self.linked.clone(), call);
+        store.data_mut().limits = self.linked.nodes[node].limits.clone();
+        store.data_mut().enter(node);
+        store
+    }
+
+    /// Each provider's state namespace with the fingerprint (content hash + config) of the
+    /// provider owning it.
+    pub(crate) fn provider_spaces(&self) -> Vec<(String, &str)> {
+        let nodes = self.linked.nodes.iter().enumerate();
+        nodes
+            .filter(|(_, n)| n.role == Role::Provider)
+            .map(|(i, n)| (self.linked.state_space(i), n.fingerprint.as_str()))
+            .collect()
+    }
+
+    /// The host state every world of the runtime shares.
+    pub(crate) fn host(&self) -> &crate::natives::HostState {
+        &self.linked.host
+    }
+
+    /// The limits calls of `tool` run under, None for a tool this world does not have.
+    pub fn limits_of(&self, tool: &str) -> Option<&Limits> {
+        self.tool_nodes.get(tool).map(|&node| &self.linked.nodes[node].limits)
     }
 
     /// The default session of this world: cwd = the workspace root.
@@ -228,8 +272,7 @@ impl World {
             },
             call_id: call.call_id.clone(),
         };
-        let mut store = self.runtime.new_store(self.linked.clone(), call);
-        store.data_mut().enter(node);
+        let mut store = self.tool_store(node, call);
         let outcome = Lane::instance(&mut store.as_context_mut(), node)
             .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
             .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, &request));
@@ -356,16 +399,39 @@ pub struct GraphNode {
     pub imports: Vec<(String, String)>,
 }
 
+/// Where a component sits in the world: what linking and lanes need besides its code.
+struct Placement<'a> {
+    role: Role,
+    inner: Option<usize>,
+    visible: bool,
+    seam: Option<&'a str>,
+    grants: Option<&'a [String]>,
+    limits: &'a Limits,
+}
+
+impl<'a> Placement<'a> {
+    /// A tool: first-party (no grants: every seam) or a plugin (only its grants).
+    fn tool(grants: Option<&'a [String]>, limits: &'a Limits) -> Self {
+        Self {
+            role: Role::Tool,
+            inner: None,
+            visible: false,
+            seam: None,
+            grants,
+            limits,
+        }
+    }
+}
+
 impl Runtime {
     fn node_input(
         &self,
         file: &WorldFile,
         component: &ComponentRef,
-        role: Role,
-        inner: Option<usize>,
-        visible: bool,
+        place: Placement<'_>,
     ) -> Result<LinkInput, WorldError> {
         let name = component.name();
+        let hash: String;
         let compiled = match component {
             ComponentRef::Builtin(builtin) => {
                 let Some(b) = builtin::find(builtin) else {
@@ -376,6 +442,7 @@ impl Runtime {
                         known = known.join(", ")
                     )));
                 };
+                hash = b.hash.to_string();
                 self.cache.load(&self.engine, b.wasm, b.hash)
             }
             ComponentRef::Path(path) => {
@@ -384,7 +451,8 @@ impl Runtime {
                     path: path.display().to_string(),
                     message: e.to_string(),
                 })?;
-                self.cache.load(&self.engine, &bytes, &cache::ComponentCache::content_hash(&bytes))
+                hash = cache::ComponentCache::content_hash(&bytes);
+                self.cache.load(&self.engine, &bytes, &hash)
             }
         }
         .map_err(|e| WorldError::Invalid {
@@ -400,12 +468,16 @@ impl Runtime {
         Ok(LinkInput {
             decl: NodeDecl {
                 name,
-                role,
+                role: place.role,
                 component: compiled,
-                inner,
-                visible,
+                inner: place.inner,
+                visible: place.visible,
+                seam: place.seam.map(str::to_string),
+                grants: place.grants.map(<[String]>::to_vec),
             },
+            fingerprint: format!("{hash}|{config}"),
             config,
+            limits: place.limits.clone(),
         })
     }
 }

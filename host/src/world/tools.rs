@@ -4,7 +4,7 @@ use crate::natives::bindings::tool::seam::tool::types as wit;
 use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,

@@ -1,6 +1,7 @@
 //! The stable SUBPROCESS_* error codes and the translation of host process errors into them.
 
 use crate::bindings::seam::host::process as host;
+use crate::bindings::seam::host::pty;
 use crate::bindings::seam::subprocess::types::Error;
 
 const INVALID_COMMAND: &str = "SUBPROCESS_INVALID_COMMAND";
@@ -12,7 +13,7 @@ const INVALID_SPEC: &str = "SUBPROCESS_INVALID_SPEC";
 const STREAM: &str = "SUBPROCESS_STREAM";
 const STDIN_CLOSED: &str = "SUBPROCESS_STDIN_CLOSED";
 const UNKNOWN_PROCESS: &str = "SUBPROCESS_UNKNOWN_PROCESS";
-const UNSUPPORTED: &str = "SUBPROCESS_UNSUPPORTED";
+const TERMINAL_CLOSED: &str = "SUBPROCESS_TERMINAL_CLOSED";
 const IO: &str = "SUBPROCESS_IO";
 
 fn error(code: &str, message: impl Into<String>) -> Error {
@@ -34,8 +35,20 @@ pub fn cwd_invalid(message: impl Into<String>) -> Error {
     error(CWD_INVALID, message)
 }
 
-pub fn unsupported(message: impl Into<String>) -> Error {
-    error(UNSUPPORTED, message)
+/// Same failure, seam vocabulary, for the host's PTY shim.
+pub fn from_pty(error: pty::Error) -> Error {
+    let code = match error.code.as_str() {
+        "PTY_INVALID_SPEC" => INVALID_SPEC,
+        "PTY_CWD_INVALID" => CWD_INVALID,
+        "PTY_SPAWN_FAILED" => SPAWN_FAILED,
+        "PTY_UNKNOWN" => UNKNOWN_PROCESS,
+        "PTY_CLOSED" => TERMINAL_CLOSED,
+        _ => IO,
+    };
+    Error {
+        code: code.to_owned(),
+        message: error.message,
+    }
 }
 
 /// Same failure, seam vocabulary; the host's message is kept as it is.

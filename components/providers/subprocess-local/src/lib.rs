@@ -15,6 +15,7 @@ mod bindings {
 
             world subprocess-local {
                 import seam:host/process@0.1.0;
+                import seam:host/pty@0.1.0;
                 import seam:host/log@0.1.0;
                 export seam:subprocess/subprocess@0.1.0;
             }
@@ -28,16 +29,17 @@ mod bindings {
 use bindings::exports::seam::subprocess::subprocess::{Guest, Process, Terminal};
 use bindings::seam::host::log::{self, Level};
 use bindings::seam::host::process as host;
+use bindings::seam::host::pty;
 use bindings::seam::subprocess::types::{Error, SpawnSpec, TerminalSpec};
 
 use crate::process::LocalProcess;
-use crate::terminal::NoTerminal;
+use crate::terminal::LocalTerminal;
 
 struct SubprocessLocal;
 
 impl Guest for SubprocessLocal {
     type Process = LocalProcess;
-    type Terminal = NoTerminal;
+    type Terminal = LocalTerminal;
 
     fn resolve_executable(command: String, env: Vec<(String, String)>) -> Result<String, Error> {
         let env = env_policy::spawn_env(host::environment(), env);
@@ -72,12 +74,33 @@ impl Guest for SubprocessLocal {
         Ok(Process::new(LocalProcess::new(child)))
     }
 
-    fn spawn_terminal(_spec: TerminalSpec) -> Result<Terminal, Error> {
-        Err(terminal::unsupported())
+    /// The same environment policy and executable resolution as `spawn`; the host owns the PTY.
+    fn spawn_terminal(spec: TerminalSpec) -> Result<Terminal, Error> {
+        let env = env_policy::spawn_env(host::environment(), spec.env);
+        let Some((command, args)) = spec.argv.split_first() else {
+            return Err(errors::invalid_command("argv is empty"));
+        };
+        let program = resolve::executable(command, &env, host::is_executable)?;
+        check_cwd(&spec.cwd)?;
+
+        log::log(Level::Debug, &format!("spawn terminal {program} in {}", spec.cwd));
+        let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
+        let host_spec = pty::SpawnSpec {
+            argv,
+            cwd: spec.cwd,
+            env,
+            rows: spec.rows,
+            cols: spec.cols,
+            scrollback_bytes: spec.scrollback_bytes,
+            grace_ms: spec.grace_ms,
+        };
+        let session = pty::spawn(&host_spec).map_err(errors::from_pty)?;
+        Ok(Terminal::new(LocalTerminal::new(session)))
     }
 
-    fn attach_terminal(_id: u64) -> Result<Terminal, Error> {
-        Err(terminal::unsupported())
+    fn attach_terminal(id: u64) -> Result<Terminal, Error> {
+        let session = pty::attach(id).map_err(errors::from_pty)?;
+        Ok(Terminal::new(LocalTerminal::new(session)))
     }
 }
 

@@ -1,48 +1,78 @@
-//! Terminals need the host's PTY shim, which this provider does not have yet: every way to get
-//! a terminal fails with SUBPROCESS_UNSUPPORTED.
+//! The seam's `terminal` resource: one host PTY session, one to one. Dropping the handle keeps
+//! the session (it outlives the call); `close` ends it.
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestTerminal;
+use crate::bindings::seam::host::pty;
 use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome};
 use crate::errors;
 
-pub fn unsupported() -> Error {
-    errors::unsupported("terminals need the host's PTY shim, which subprocess-local does not have yet")
+pub struct LocalTerminal {
+    session: pty::Session,
 }
 
-/// A terminal handle that cannot exist: the type has no values, so the compiler proves none
-/// of these methods is ever reached (no panic paths, no made-up answers).
-pub enum NoTerminal {}
+impl LocalTerminal {
+    pub fn new(session: pty::Session) -> Self {
+        Self { session }
+    }
+}
 
-impl GuestTerminal for NoTerminal {
+fn outcome(o: pty::Outcome) -> Outcome {
+    Outcome {
+        exit_code: o.exit_code,
+        signal: o.signal,
+    }
+}
+
+impl GuestTerminal for LocalTerminal {
     fn id(&self) -> u64 {
-        match *self {}
+        self.session.id()
     }
 
-    fn read_from(&self, _from_byte: u64, _max_bytes: u32) -> Result<Chunk, Error> {
-        match *self {}
+    fn read_from(&self, from_byte: u64, max_bytes: u32) -> Result<Chunk, Error> {
+        let c = self.session.read_from(from_byte, max_bytes).map_err(errors::from_pty)?;
+        Ok(Chunk {
+            data: c.data,
+            start: c.start,
+            next: c.next,
+            lossy: c.lossy,
+            // The scrollback is memory only: what slid out is gone.
+            spill_path: None,
+            eof: c.eof,
+        })
     }
 
-    fn write(&self, _data: Vec<u8>) -> Result<(), Error> {
-        match *self {}
+    fn wait_output(&self, after_byte: u64, timeout_ms: u32) -> u64 {
+        self.session.wait_output(after_byte, timeout_ms)
     }
 
-    fn resize(&self, _rows: u16, _cols: u16) -> Result<(), Error> {
-        match *self {}
+    fn write(&self, data: Vec<u8>) -> Result<(), Error> {
+        self.session.write(&data).map_err(errors::from_pty)
+    }
+
+    fn resize(&self, rows: u16, cols: u16) -> Result<(), Error> {
+        self.session.resize(rows, cols).map_err(errors::from_pty)
     }
 
     fn foreground(&self) -> Result<Foreground, Error> {
-        match *self {}
+        let pgid = self.session.foreground_pgid().map_err(errors::from_pty)?;
+        let waiting_for_input = self.session.foreground_waiting_for_input().map_err(errors::from_pty)?;
+        Ok(Foreground {
+            pgid,
+            // The shell leads its own session, so its pid is its process group.
+            is_shell: u32::try_from(pgid).is_ok_and(|p| p == self.session.pid()),
+            waiting_for_input,
+        })
     }
 
-    fn signal_foreground(&self, _signal: i32) -> Result<(), Error> {
-        match *self {}
+    fn signal_foreground(&self, signal: i32) -> Result<(), Error> {
+        self.session.signal_foreground(signal).map_err(errors::from_pty)
     }
 
     fn exited(&self) -> Option<Outcome> {
-        match *self {}
+        self.session.exited().map(outcome)
     }
 
     fn close(&self) -> Outcome {
-        match *self {}
+        outcome(self.session.close())
     }
 }

@@ -104,21 +104,32 @@ fn request(zygote: &Zygote, header: &[u8; super::wire::HEADER_LEN], fds: &mut [R
 }
 
 /// The one report of a request; `None` if the pipe closed without one.
+///
+/// Returns at end-of-file, once every writer closed the pipe: the program on exec, the zygote
+/// right after creating the supervisor, the supervisor with all its other fds. So when a spawn
+/// returns, the supervisor holds nothing of the host's.
 fn read_report(mut pipe: File) -> io::Result<Option<Report>> {
-    let mut raw = [0u8; REPORT_LEN];
+    // One byte more than a report, to notice anything beyond it.
+    let mut raw = [0u8; REPORT_LEN + 1];
     let mut filled = 0;
-    while filled < REPORT_LEN {
+    loop {
         match pipe.read(&mut raw[filled..]) {
-            Ok(0) if filled == 0 => return Ok(None),
-            Ok(0) => return Err(io::Error::other("truncated report from the process zygote")),
+            Ok(0) => break,
             Ok(read) => filled += read,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) => return Err(err),
         }
+        if filled > REPORT_LEN {
+            return Err(io::Error::other("unexpected data from the process zygote"));
+        }
     }
-    Report::decode(&raw)
-        .map(Some)
-        .ok_or_else(|| io::Error::other("malformed report from the process zygote"))
+    match raw.first_chunk::<REPORT_LEN>() {
+        _ if filled == 0 => Ok(None),
+        Some(report) if filled == REPORT_LEN => Report::decode(report)
+            .map(Some)
+            .ok_or_else(|| io::Error::other("malformed report from the process zygote")),
+        _ => Err(io::Error::other("truncated report from the process zygote")),
+    }
 }
 
 /// The errno of the program's own start reads like `std::process::Command`'s; the steps

@@ -39,6 +39,7 @@ mod tail_window;
 mod watcher;
 mod wire;
 mod wiring;
+mod workers;
 
 #[cfg(test)]
 mod tests;

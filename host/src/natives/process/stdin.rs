@@ -1,11 +1,10 @@
 //! The program's stdin when the host writes it: on demand (`Pipe`) or all at once (`Bytes`).
 
+use super::error::ProcessError;
+use super::workers;
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::{Mutex, PoisonError};
-use std::thread;
-
-use super::error::ProcessError;
 
 /// A stdin pipe written through [`Process::write_stdin`](super::Process::write_stdin).
 pub(super) struct StdinPipe {
@@ -38,14 +37,13 @@ impl StdinPipe {
     }
 }
 
-/// Writes `bytes` to the program's stdin from a background thread, then closes it.
+/// Writes `bytes` to the program's stdin from a worker thread, then closes it.
 pub(super) fn feed_in_background(mut sink: File, bytes: Vec<u8>) -> io::Result<()> {
-    thread::Builder::new().name("proc-stdin".to_owned()).spawn(move || {
+    workers::run(move || {
         if let Err(err) = sink.write_all(&bytes)
             && err.kind() != io::ErrorKind::BrokenPipe
         {
             tracing::warn!(error = %err, "writing stdin bytes failed");
         }
-    })?;
-    Ok(())
+    })
 }

@@ -1,39 +1,52 @@
-//! The watcher thread of each process: it drains the collected streams, reaps the supervisor and
-//! publishes the outcome once both are done.
+//! Watching a process end: draining its collected streams, reaping its supervisor, publishing
+//! the outcome once both are done.
 //!
-//! The supervisor is a child of the host (the zygote creates it as its sibling). The watcher
-//! waits for that pid only (never `waitpid(-1)`), so children the host spawns elsewhere keep
-//! their exit statuses.
+//! Each process has a watcher on a worker thread, so output is drained and the supervisor reaped
+//! even when nobody waits. A thread waiting for the outcome watches the supervisor's exit
+//! itself (through a pidfd) once the streams are drained, and reaps it if it sees the exit
+//! first: the outcome then does not wait for the watcher to be scheduled and hand it over.
+//!
+//! The supervisor is a child of the host (the zygote creates it as its sibling). Only that pid
+//! is waited for (never `waitpid(-1)`), so children the host spawns elsewhere keep their exit
+//! statuses.
 
 use std::io;
+use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::thread;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{Id, WaitPidFlag, waitid};
 use nix::unistd::Pid;
 
 use super::collect::{Drain, drain_all};
 use super::outcome::Outcome;
+use super::workers;
 
-/// Shared between a [`Process`](super::Process) and its watcher thread.
+/// Shared between a [`Process`](super::Process) and its watcher.
 pub(super) struct ExitLink {
     state: Mutex<ExitState>,
     changed: Condvar,
+    /// Readable once the supervisor has exited. Unlike the pid, it can never name another
+    /// process, so it is safe to wait on without the lock. Missing if pidfds are unavailable;
+    /// waiters then rely on the watcher alone.
+    supervisor_exit: OnceLock<OwnedFd>,
 }
 
 #[derive(Default)]
 struct ExitState {
     supervisor: Option<Pid>,
-    /// Set under the lock in the same step as the reap, so a signal can never reach a
-    /// recycled pid.
+    /// Set under the lock in the same step as the reap, so a signal (or a second reap) can
+    /// never reach a recycled pid.
     reaped: bool,
-    /// Published once the supervisor is reaped and every collected stream hit end-of-file.
+    /// Every collected stream hit end-of-file.
+    drained: bool,
+    /// Published once the supervisor is reaped and the streams are drained.
     outcome: Option<Outcome>,
 }
 
@@ -42,6 +55,7 @@ impl ExitLink {
         Arc::new(Self {
             state: Mutex::new(ExitState::default()),
             changed: Condvar::new(),
+            supervisor_exit: OnceLock::new(),
         })
     }
 
@@ -54,17 +68,33 @@ impl ExitLink {
         // A timeout too large to represent is as good as forever.
         let deadline = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
         let mut state = self.lock();
+        let mut watch_exit = self.supervisor_exit.get().is_some();
         loop {
             if let Some(outcome) = state.outcome {
                 return Some(outcome);
             }
-            state = match deadline {
+            let remaining = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+            if remaining.is_some_and(|remaining| remaining.is_zero()) {
+                return None;
+            }
+            if let (true, true, Some(supervisor), Some(exit)) =
+                (watch_exit, state.drained, state.supervisor, self.supervisor_exit.get())
+            {
+                drop(state);
+                let exited = wait_readable(exit.as_fd(), remaining);
+                state = self.lock();
+                match exited {
+                    Ok(true) => self.reap_and_publish(&mut state, supervisor),
+                    Ok(false) => {}
+                    // Leave it to the watcher.
+                    Err(_) => watch_exit = false,
+                }
+                continue;
+            }
+            // Woken when the streams are drained or the outcome is published.
+            state = match remaining {
                 None => self.changed.wait(state).unwrap_or_else(PoisonError::into_inner),
-                Some(deadline) => {
-                    let remaining = deadline.saturating_duration_since(Instant::now());
-                    if remaining.is_zero() {
-                        return None;
-                    }
+                Some(remaining) => {
                     self.changed
                         .wait_timeout(state, remaining)
                         .unwrap_or_else(PoisonError::into_inner)
@@ -87,13 +117,29 @@ impl ExitLink {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn publish(&self, outcome: Outcome) {
-        self.lock().outcome = Some(outcome);
+    fn set_drained(&self) {
+        self.lock().drained = true;
+        self.changed.notify_all();
+    }
+
+    /// Reaps the exited supervisor and publishes the outcome, unless another thread did.
+    fn reap_and_publish(&self, state: &mut ExitState, supervisor: Pid) {
+        if state.reaped {
+            return;
+        }
+        state.reaped = true;
+        state.outcome = Some(match reap(supervisor) {
+            Ok(status) => Outcome::from_status(status),
+            Err(err) => {
+                tracing::warn!(error = %err, "failed to reap a process supervisor");
+                Outcome::unknown()
+            }
+        });
         self.changed.notify_all();
     }
 }
 
-/// The way to hand the launched supervisor to its already running watcher thread.
+/// The way to hand the launched supervisor to its already running watcher.
 pub(super) struct WatcherHandoff {
     link: Arc<ExitLink>,
     supervisor_tx: SyncSender<Pid>,
@@ -101,13 +147,17 @@ pub(super) struct WatcherHandoff {
 
 impl WatcherHandoff {
     pub(super) fn deliver(self, supervisor: Pid) {
+        // The supervisor is our unreaped child, so the pid still names it.
+        if let Some(exit) = pidfd_open(supervisor) {
+            let _ = self.link.supervisor_exit.set(exit);
+        }
         self.link.lock().supervisor = Some(supervisor);
         if let Err(mpsc::SendError(supervisor)) = self.supervisor_tx.send(supervisor) {
             // Unreachable in practice (the watcher waits on this channel); never leak a zombie.
-            tracing::warn!("process watcher thread is gone; reaping inline");
-            let status = reap_exited(&self.link, supervisor);
-            self.link
-                .publish(status.map_or_else(|_| Outcome::unknown(), Outcome::from_status));
+            tracing::warn!("process watcher is gone; reaping inline");
+            self.link.set_drained();
+            let mut state = self.link.lock();
+            self.link.reap_and_publish(&mut state, supervisor);
         }
     }
 }
@@ -116,51 +166,76 @@ impl WatcherHandoff {
 /// running. `drains` are the collected streams to read to their end before publishing.
 pub(super) fn start_watcher(link: Arc<ExitLink>, drains: Vec<Drain>) -> io::Result<WatcherHandoff> {
     let (supervisor_tx, supervisor_rx) = mpsc::sync_channel(1);
-    let thread_link = Arc::clone(&link);
-    thread::Builder::new()
-        .name("proc-watch".to_owned())
-        .spawn(move || watch(&thread_link, supervisor_rx, drains))?;
+    let watched = Arc::clone(&link);
+    workers::run(move || watch(&watched, &supervisor_rx, drains))?;
     Ok(WatcherHandoff { link, supervisor_tx })
 }
 
-fn watch(link: &ExitLink, supervisor_rx: Receiver<Pid>, drains: Vec<Drain>) {
+fn watch(link: &ExitLink, supervisor_rx: &Receiver<Pid>, drains: Vec<Drain>) {
     // Output is read while the program runs; after a failed launch the pipes close at once.
     drain_all(drains);
+    link.set_drained();
     // A closed channel means the launch failed.
     let Ok(supervisor) = supervisor_rx.recv() else {
         return;
     };
-    wait_until_exited(supervisor);
-    let outcome = match reap_exited(link, supervisor) {
-        Ok(status) => Outcome::from_status(status),
-        Err(err) => {
-            tracing::warn!(error = %err, "failed to reap a process supervisor");
-            Outcome::unknown()
-        }
-    };
-    link.publish(outcome);
-}
-
-/// Blocks until the supervisor has exited, leaving it unreaped (see `ExitState::reaped`).
-fn wait_until_exited(supervisor: Pid) {
-    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
-    while let Err(Errno::EINTR) = waitid(Id::Pid(supervisor), flags) {}
-}
-
-/// Reaps the supervisor under the lock, in the same step as recording that it is gone.
-fn reap_exited(link: &ExitLink, supervisor: Pid) -> io::Result<ExitStatus> {
+    let exited = link
+        .supervisor_exit
+        .get()
+        .is_some_and(|exit| wait_readable(exit.as_fd(), None).unwrap_or(false));
+    if !exited {
+        // No pidfd: wait on the pid, which only this thread reaps then (waiters leave it to us).
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
+        while let Err(Errno::EINTR) = waitid(Id::Pid(supervisor), flags) {}
+    }
     let mut state = link.lock();
+    link.reap_and_publish(&mut state, supervisor);
+}
+
+/// Reaps the exited supervisor; callers hold the lock and checked that it is not reaped yet.
+fn reap(supervisor: Pid) -> io::Result<ExitStatus> {
     let mut status: libc::c_int = 0;
-    let reaped = loop {
+    loop {
         // SAFETY: `status` is a valid out-pointer.
         if unsafe { libc::waitpid(supervisor.as_raw(), &mut status, 0) } >= 0 {
-            break Ok(ExitStatus::from_raw(status));
+            return Ok(ExitStatus::from_raw(status));
         }
         let err = io::Error::last_os_error();
         if err.kind() != io::ErrorKind::Interrupted {
-            break Err(err);
+            return Err(err);
         }
-    };
-    state.reaped = true;
-    reaped
+    }
+}
+
+/// A pidfd for `pid`; `None` where the kernel has none.
+fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open with integer arguments; the result is a new fd we own.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid.as_raw(), 0) };
+    let fd = i32::try_from(fd).ok().filter(|fd| *fd >= 0)?;
+    // SAFETY: the kernel just created this fd and nothing else owns it.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Waits at most `timeout` (forever if `None`) for `fd` to become readable; true if it did.
+fn wait_readable(fd: BorrowedFd<'_>, timeout: Option<Duration>) -> Result<bool, Errno> {
+    let deadline = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
+    loop {
+        let remaining = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
+        let poll_timeout = match remaining {
+            None => PollTimeout::NONE,
+            // Rounded up, so a short timeout still waits rather than returning at once.
+            Some(remaining) => {
+                PollTimeout::try_from(remaining.as_nanos().div_ceil(1_000_000)).unwrap_or(PollTimeout::MAX)
+            }
+        };
+        let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+        match poll(&mut fds, poll_timeout) {
+            Ok(ready) => return Ok(ready > 0),
+            Err(Errno::EINTR) => {}
+            Err(errno) => {
+                tracing::warn!(error = %errno, "waiting for a process supervisor failed");
+                return Err(errno);
+            }
+        }
+    }
 }

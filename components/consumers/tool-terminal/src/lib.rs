@@ -1,0 +1,104 @@
+//! `tool-terminal`: the terminal_* tools a model calls, over whichever terminal provider the
+//! world links. Every call names the calling agent as the session owner.
+
+mod args;
+mod describe;
+mod render;
+mod tool_result;
+
+mod bindings {
+    wit_bindgen::generate!({
+        inline: r#"
+            package seam:tool-terminal;
+
+            world tool-terminal {
+                import seam:terminal/terminal@0.1.0;
+                export seam:tool/tool@0.1.0;
+            }
+        "#,
+        // Dependencies first: terminal uses seam:sandbox.
+        path: ["../../../wit/sandbox", "../../../wit/terminal", "../../../wit/tool"],
+        generate_all,
+    });
+}
+
+use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
+use bindings::seam::terminal::terminal::{self, Error, SpawnRequest};
+use seam_guest::args::parse;
+
+struct ToolTerminal;
+
+impl Guest for ToolTerminal {
+    fn describe() -> Vec<ToolSpec> {
+        describe::tools()
+    }
+
+    fn invoke(call: Call) -> ToolResult {
+        let owner = call.session.agent.as_str();
+        let result = match call.name.as_str() {
+            "terminal_open" => parse(&call.arguments).map(|a| open(owner, &call.session.cwd, a)),
+            "terminal_send" => parse(&call.arguments).map(|a| send(owner, a)),
+            "terminal_read" => parse(&call.arguments).map(|a| read(owner, a)),
+            "terminal_signal" => parse(&call.arguments).map(|a| signal(owner, a)),
+            "terminal_close" => parse(&call.arguments).map(|a| close(owner, a)),
+            "terminal_list" => parse::<args::List>(&call.arguments).map(|_| list(owner)),
+            other => {
+                let message = format!("tool-terminal has no tool named {other:?}");
+                return seam_guest::ToolResult::error("UNKNOWN_TOOL", message).into();
+            }
+        };
+        match result {
+            Ok(Ok(text)) => seam_guest::ToolResult::text(text),
+            Ok(Err(error)) => seam_guest::ToolResult::error(error.code, error.message),
+            Err(bad_args) => bad_args.into(),
+        }
+        .into()
+    }
+}
+
+fn open(owner: &str, session_cwd: &str, a: args::Open) -> Result<String, Error> {
+    let request = SpawnRequest {
+        cwd: args::directory(a.cwd.as_deref(), session_cwd),
+        rows: a.rows,
+        cols: a.cols,
+        env: Vec::new(),
+        shell: a.shell,
+        sandbox: None,
+    };
+    let info = terminal::spawn(owner, &request)?;
+    Ok(format!(
+        "Opened terminal session {}.\n{}",
+        info.id,
+        render::session(&info)
+    ))
+}
+
+fn send(owner: &str, a: args::Send) -> Result<String, Error> {
+    let result = terminal::send(owner, &a.session_id, &a.typed(), a.wait_ms)?;
+    Ok(render::send(&a.session_id, &result))
+}
+
+fn read(owner: &str, a: args::Read) -> Result<String, Error> {
+    let result = terminal::read(owner, &a.session_id, a.from_byte, a.max_bytes)?;
+    Ok(render::read(&a.session_id, &result))
+}
+
+fn signal(owner: &str, a: args::Signal) -> Result<String, Error> {
+    terminal::signal(owner, &a.session_id, &a.signal)?;
+    Ok(format!("Sent {} to the foreground of {}.", a.signal, a.session_id))
+}
+
+fn close(owner: &str, a: args::Close) -> Result<String, Error> {
+    terminal::close(owner, &a.session_id)?;
+    Ok(format!("Closed terminal session {}.", a.session_id))
+}
+
+fn list(owner: &str) -> Result<String, Error> {
+    let sessions = terminal::list_sessions(owner)?;
+    if sessions.is_empty() {
+        return Ok("No open terminal sessions.".to_owned());
+    }
+    Ok(sessions.iter().map(render::session).collect::<Vec<_>>().join("\n"))
+}
+
+bindings::export!(ToolTerminal with_types_in bindings);

@@ -1,0 +1,132 @@
+//! Waiting for a sent command: which rule decides, in order of authority.
+//!
+//! 1. the prompt marker of this session came back: the command finished (`prompt-marker`);
+//! 2. the shell exited (`exited`);
+//! 3. the absolute bound passed: still running (`timeout`);
+//! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`);
+//! 5. no output for readiness-ms while no job runs in the foreground (the shell itself is there,
+//!    e.g. at a continuation prompt or with its marker hook removed) or the foreground cannot be
+//!    read (`silence`). A quiet foreground job (`sleep`) is running, not silent: it waits for 3.
+//!
+//! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
+//! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
+//! only once output has settled, and the last one wins.
+//!
+//! A cancelled call delivers a real SIGINT to the foreground process group, then keeps waiting
+//! (bounded by readiness-ms) for the prompt to come back.
+
+use std::time::{Duration, Instant};
+
+use crate::bindings::exports::seam::terminal::terminal::DecidedBy;
+use crate::bindings::seam::subprocess::subprocess::Terminal;
+use crate::bindings::seam::tool::context;
+use crate::config::Config;
+use crate::marker;
+
+const SIGINT: i32 = 2;
+/// A program's last output burst must be this old before its stdin-wait counts.
+const SETTLE: Duration = Duration::from_millis(30);
+
+pub struct Decision {
+    pub decided_by: DecidedBy,
+    pub ready: bool,
+    pub exit_code: Option<i32>,
+    /// Offset just past the command's output (past the marker when it decided).
+    pub end: u64,
+    /// Where the marker started, when it decided.
+    pub output_end: u64,
+}
+
+/// Waits from `start` (the offset before the input was written).
+pub fn wait(
+    terminal: &Terminal,
+    nonce: &str,
+    start: u64,
+    wait_ms: u32,
+    typed_ahead: bool,
+    config: &Config,
+) -> Decision {
+    let began = Instant::now();
+    let mut deadline = began + Duration::from_millis(wait_ms.into());
+    let poll = Duration::from_millis(config.poll_ms.into());
+    let readiness = Duration::from_millis(config.readiness_ms.into());
+    let mut end = terminal.wait_output(u64::MAX, 0);
+    let mut last_output = began;
+    let mut scanned = start;
+    let mut interrupted = false;
+    let mut last_marker = None;
+    loop {
+        if let Some(found) = scan(terminal, nonce, start, &mut scanned, end) {
+            last_marker = Some(found);
+        }
+        let settled = !typed_ahead || last_output.elapsed() >= SETTLE || Instant::now() >= deadline;
+        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled) {
+            return Decision {
+                decided_by: DecidedBy::PromptMarker,
+                ready: true,
+                exit_code,
+                end: marker_end,
+                output_end: marker_start,
+            };
+        }
+        let quiet = last_output.elapsed();
+        let decided = if let Some(outcome) = terminal.exited() {
+            Some((DecidedBy::Exited, false, outcome.exit_code))
+        } else if Instant::now() >= deadline {
+            Some((DecidedBy::Timeout, false, None))
+        } else if last_marker.is_some() {
+            // A marker is settling (typed ahead): wait for the output to pause.
+            None
+        } else if quiet >= SETTLE.min(readiness) {
+            // Reading /proc costs more than a wait: only once output paused.
+            match terminal.foreground() {
+                Ok(fg) if fg.waiting_for_input => Some((DecidedBy::StdinWait, true, None)),
+                Ok(fg) if !fg.is_shell => None,
+                _ if quiet >= readiness && !interrupted => Some((DecidedBy::Silence, false, None)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if let Some((decided_by, ready, exit_code)) = decided {
+            return Decision {
+                decided_by,
+                ready,
+                exit_code,
+                end,
+                output_end: end,
+            };
+        }
+        if !interrupted && context::cancelled() {
+            interrupted = true;
+            // A real signal to the foreground group, never a \x03 written to the terminal.
+            let _ = terminal.signal_foreground(SIGINT);
+            deadline = deadline.min(Instant::now() + readiness.max(Duration::from_millis(500)));
+        }
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let next = terminal.wait_output(end, poll.min(remaining).as_millis() as u32);
+        if next > end {
+            end = next;
+            last_output = Instant::now();
+        }
+    }
+}
+
+type Span = (u64, u64);
+
+/// Scans new output (never before `start`: the previous prompt's marker is there) for the
+/// marker; remembers how far it looked, keeping a marker's length of overlap so one split across
+/// two waits is still found.
+fn scan(terminal: &Terminal, nonce: &str, start: u64, scanned: &mut u64, end: u64) -> Option<(Span, Option<i32>)> {
+    if end <= *scanned {
+        return None;
+    }
+    let from = scanned.saturating_sub(64).max(start);
+    let chunk = terminal.read_from(from, (end - from) as u32).ok()?;
+    *scanned = chunk.next;
+    let found = marker::find_last(&chunk.data, nonce)?;
+    Some((
+        (chunk.start + found.start as u64, chunk.start + found.end as u64),
+        found.status,
+    ))
+}

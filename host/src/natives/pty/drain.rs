@@ -1,0 +1,45 @@
+//! The thread that drains a PTY master into the scrollback until the terminal hangs up or the
+//! session is closed.
+
+use super::scrollback::Scrollback;
+use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// The scrollback and a condition signalled on every change (new bytes, end of stream).
+pub(super) struct Output {
+    pub scrollback: Mutex<Scrollback>,
+    pub changed: Condvar,
+}
+
+/// Runs on its own thread. `stop` becomes readable (its write end is closed) when the session
+/// closes: a blocked read on the master would not be woken by closing the master elsewhere.
+pub(super) fn run(master: Arc<OwnedFd>, stop: OwnedFd, output: Arc<Output>) {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let mut fds = [
+            PollFd::new(master.as_fd(), PollFlags::POLLIN),
+            PollFd::new(stop.as_fd(), PollFlags::POLLIN),
+        ];
+        match poll(&mut fds, PollTimeout::NONE) {
+            Ok(_) | Err(Errno::EINTR) => {}
+            Err(_) => break,
+        }
+        if fds[1].any().unwrap_or(true) {
+            break;
+        }
+        match nix::unistd::read(master.as_fd(), &mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                output.scrollback.lock().expect("scrollback lock").push(&buf[..n]);
+                output.changed.notify_all();
+            }
+            Err(Errno::EAGAIN | Errno::EINTR) => {}
+            // EIO: every slave descriptor is closed (the shell and its children are gone).
+            Err(_) => break,
+        }
+    }
+    output.scrollback.lock().expect("scrollback lock").end_stream();
+    output.changed.notify_all();
+}

@@ -1,0 +1,150 @@
+//! Facts about a terminal session read from /proc, and the teardown of its process tree.
+//!
+//! A PTY session is a kernel session (the shell called setsid), so its processes are found by
+//! session id; descendants that left the session (setsid of their own) are found through their
+//! parent links: the shell is a child subreaper, so such orphans reparent to it rather than to
+//! init. Processes are remembered with their start time, so a reused pid is never signalled.
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`).
+/// Names differ across kernels; the caller treats the answer as one signal among others.
+const TTY_READ_WCHANS: &[&str] = &["wait_woken", "n_tty_read"];
+/// Wait channels of poll/select. A program other than the shell polling with the terminal as
+/// stdin is usually a line editor waiting for a key (python's REPL, less); the shell polls at its
+/// own prompt, which the prompt marker covers instead.
+const POLL_WCHANS: &[&str] = &["poll_schedule_timeout", "do_select", "do_sys_poll", "core_sys_select"];
+
+struct Stat {
+    state: char,
+    ppid: i32,
+    pgrp: i32,
+    session: i32,
+    /// Clock ticks after boot: with the pid, names one process for good.
+    start_time: u64,
+}
+
+fn stat(pid: i32) -> Option<Stat> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    let rest = &text[text.rfind(')')? + 2..];
+    let mut fields = rest.split(' ');
+    let state = fields.next()?.chars().next()?;
+    let mut number = || fields.next()?.parse::<i32>().ok();
+    let (ppid, pgrp, session) = (number()?, number()?, number()?);
+    // Field 22 (starttime) is the 19th after the state.
+    let start_time = fields.nth(15)?.parse().ok()?;
+    Some(Stat {
+        state,
+        ppid,
+        pgrp,
+        session,
+        start_time,
+    })
+}
+
+fn all_pids() -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// A process named for good: pid and start time.
+type Member = (i32, u64);
+
+fn is_live(member: Member) -> bool {
+    stat(member.0).is_some_and(|s| s.start_time == member.1 && s.state != 'Z' && s.state != 'X')
+}
+
+/// Live (not zombie) processes of session `sid` and their descendants.
+fn session_tree(sid: i32) -> Vec<Member> {
+    let stats: Vec<(i32, Stat)> = all_pids().into_iter().filter_map(|p| Some((p, stat(p)?))).collect();
+    let mut members: HashSet<i32> = stats
+        .iter()
+        .filter(|(_, s)| s.session == sid)
+        .map(|(p, _)| *p)
+        .collect();
+    loop {
+        let before = members.len();
+        for (pid, s) in &stats {
+            if members.contains(&s.ppid) {
+                members.insert(*pid);
+            }
+        }
+        if members.len() == before {
+            break;
+        }
+    }
+    stats
+        .iter()
+        .filter(|(p, s)| members.contains(p) && s.state != 'Z' && s.state != 'X')
+        .map(|(p, s)| (*p, s.start_time))
+        .collect()
+}
+
+/// True when a process of group `pgid` sleeps reading `tty` (its stdin), or polls it while it is
+/// not the shell `shell`.
+pub(super) fn group_waits_on_tty(pgid: i32, tty: &str, shell: i32) -> bool {
+    all_pids().into_iter().any(|pid| {
+        // The cheap filter first: most processes are not in the group.
+        if !stat(pid).is_some_and(|s| s.pgrp == pgid && s.state == 'S') {
+            return false;
+        }
+        let Ok(wchan) = std::fs::read_to_string(format!("/proc/{pid}/wchan")) else {
+            return false;
+        };
+        // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
+        let wchan = wchan.trim().split('.').next().unwrap_or_default();
+        let waits = TTY_READ_WCHANS.contains(&wchan) || (pid != shell && POLL_WCHANS.contains(&wchan));
+        waits && std::fs::read_link(format!("/proc/{pid}/fd/0")).is_ok_and(|l| l.as_os_str() == tty)
+    })
+}
+
+fn signal_all(members: &HashSet<Member>, signals: &[Signal]) {
+    for &member in members {
+        for &signal in signals {
+            // Re-checked right before signalling: the pid may have been reused since the scan.
+            if is_live(member) {
+                let _ = kill(Pid::from_raw(member.0), signal);
+            }
+        }
+    }
+}
+
+/// SIGHUP + SIGTERM (+ SIGCONT so stopped jobs see them), then SIGKILL for whatever is left after
+/// `grace`. An interactive bash ignores SIGTERM, hence the SIGHUP a closing terminal would send.
+/// Every process seen in the tree is remembered: once the shell dies its orphans reparent away
+/// and could no longer be found from the session.
+pub(super) fn terminate_session(sid: i32, grace: Duration) {
+    let mut known: HashSet<Member> = session_tree(sid).into_iter().collect();
+    signal_all(&known, &[Signal::SIGHUP, Signal::SIGTERM, Signal::SIGCONT]);
+    let deadline = Instant::now() + grace;
+    let mut delay = Duration::from_millis(1);
+    loop {
+        known.extend(session_tree(sid));
+        known.retain(|&m| is_live(m));
+        if known.is_empty() {
+            return;
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(delay);
+        delay = (delay * 2).min(Duration::from_millis(20));
+    }
+    // A process may fork while we kill: repeat until the tree is empty (bounded).
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        signal_all(&known, &[Signal::SIGKILL]);
+        std::thread::sleep(Duration::from_millis(5));
+        known.extend(session_tree(sid));
+        known.retain(|&m| is_live(m));
+        if known.is_empty() || Instant::now() >= deadline {
+            return;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! Native PTY shim: interactive shells on pseudo-terminals that outlive the call that opened them.
+//!
+//! Linux only. A session is a shell leading its own kernel session (setsid) with the PTY slave as
+//! controlling terminal. A drain thread copies everything the terminal prints into a bounded
+//! scrollback addressed by stream offsets, so readers never block and never miss where they are.
+//! Foreground facts come from the kernel: the terminal's foreground process group (tcgetpgrp on
+//! the master) and whether a process of that group sleeps reading this terminal (/proc wait
+//! channel). Closing signals every process of the session and its descendants (SIGHUP, SIGTERM,
+//! then SIGKILL after the grace), reaps the shell, stops the drain thread and closes every
+//! descriptor.
+
+mod device;
+mod drain;
+mod error;
+mod kernel;
+mod scrollback;
+mod session;
+mod spec;
+mod table;
+
+pub use error::PtyError;
+pub use scrollback::Chunk;
+pub use session::{PtyOutcome, PtySession};
+pub use spec::PtySpec;
+pub use table::PtyTable;

@@ -1,0 +1,247 @@
+//! One PTY session: a shell leading its own session with the PTY as controlling terminal.
+
+use super::device;
+use super::drain::{self, Output};
+use super::error::PtyError;
+use super::kernel;
+use super::scrollback::{Chunk, Scrollback};
+use super::spec::PtySpec;
+use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How the shell ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PtyOutcome {
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+}
+
+impl From<ExitStatus> for PtyOutcome {
+    fn from(s: ExitStatus) -> Self {
+        Self {
+            exit_code: s.code(),
+            signal: s.signal(),
+        }
+    }
+}
+
+/// How long a write waits for room in the terminal's input queue before failing.
+const WRITE_STALL: Duration = Duration::from_secs(10);
+
+/// Descriptors and threads that exist until `close`.
+struct Live {
+    master: Arc<OwnedFd>,
+    /// Dropping it wakes the drain thread.
+    stop: OwnedFd,
+    drain: JoinHandle<()>,
+}
+
+pub struct PtySession {
+    id: u64,
+    pid: u32,
+    slave_path: String,
+    grace: Duration,
+    output: Arc<Output>,
+    child: Mutex<Child>,
+    outcome: Mutex<Option<PtyOutcome>>,
+    live: Mutex<Option<Live>>,
+}
+
+impl PtySession {
+    pub(super) fn spawn(id: u64, spec: PtySpec) -> Result<Self, PtyError> {
+        spec.validate()?;
+        let pair = device::open(spec.rows, spec.cols)?;
+        let dup = |fd: &OwnedFd| fd.try_clone().map(Stdio::from).map_err(PtyError::io("dup pty slave"));
+        let mut command = Command::new(&spec.argv[0]);
+        command
+            .args(&spec.argv[1..])
+            .env_clear()
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&spec.cwd)
+            .stdin(dup(&pair.slave)?)
+            .stdout(dup(&pair.slave)?)
+            .stderr(dup(&pair.slave)?);
+        // SAFETY: setsid, ioctl and prctl are async-signal-safe; nothing here allocates.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // stdin is the slave by now: make it the new session's controlling terminal.
+                if libc::ioctl(0, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Orphans of the session (double forks, setsid'd daemons) reparent to the shell,
+                // where `close` finds them; the attribute survives execve.
+                if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().map_err(|source| PtyError::SpawnFailed {
+            program: spec.argv[0].clone(),
+            source,
+        })?;
+        // Only the shell holds the slave now: when its session is gone the master reads EIO.
+        drop(command);
+        drop(pair.slave);
+        let (stop_read, stop) =
+            nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).map_err(|e| PtyError::io("pipe2")(e.into()))?;
+        let master = Arc::new(pair.master);
+        let output = Arc::new(Output {
+            scrollback: Mutex::new(Scrollback::new(spec.scrollback_bytes)),
+            changed: Default::default(),
+        });
+        let drain = {
+            let (master, output) = (master.clone(), output.clone());
+            std::thread::Builder::new()
+                .name(format!("pty-{id}-drain"))
+                .spawn(move || drain::run(master, stop_read, output))
+                .map_err(PtyError::io("start pty drain thread"))?
+        };
+        Ok(Self {
+            id,
+            pid: child.id(),
+            slave_path: pair.slave_path,
+            grace: spec.grace,
+            output,
+            child: Mutex::new(child),
+            outcome: Mutex::new(None),
+            live: Mutex::new(Some(Live { master, stop, drain })),
+        })
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The shell's pid, also its process group and session id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    fn master(&self) -> Result<Arc<OwnedFd>, PtyError> {
+        let live = self.live.lock().expect("pty lock");
+        live.as_ref().map(|l| l.master.clone()).ok_or(PtyError::Closed)
+    }
+
+    /// Never blocks. Reads keep working after the shell exited, until `close`.
+    pub fn read_from(&self, from: u64, max: usize) -> Chunk {
+        self.output.scrollback.lock().expect("scrollback lock").read(from, max)
+    }
+
+    /// Offset just past the last byte received so far.
+    pub fn end(&self) -> u64 {
+        self.output.scrollback.lock().expect("scrollback lock").end()
+    }
+
+    /// Blocks until output past `offset` exists, the stream ended, or `timeout` passed; returns the
+    /// end offset then. Lets a provider wait for output without polling.
+    pub fn wait_output(&self, offset: u64, timeout: Duration) -> u64 {
+        let guard = self.output.scrollback.lock().expect("scrollback lock");
+        let (guard, _) = self
+            .output
+            .changed
+            .wait_timeout_while(guard, timeout, |s| s.end() <= offset && !s.read(offset, 0).eof)
+            .expect("scrollback lock");
+        guard.end()
+    }
+
+    pub fn write(&self, data: &[u8]) -> Result<(), PtyError> {
+        let master = self.master()?;
+        let mut rest = data;
+        while !rest.is_empty() {
+            match nix::unistd::write(master.as_fd(), rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(Errno::EINTR) => {}
+                Err(Errno::EAGAIN) => {
+                    // The terminal's input queue is full: wait for the program to read.
+                    let mut fds = [PollFd::new(master.as_fd(), PollFlags::POLLOUT)];
+                    let timeout = PollTimeout::try_from(WRITE_STALL).unwrap_or(PollTimeout::MAX);
+                    if poll(&mut fds, timeout).map_err(|e| PtyError::io("poll pty")(e.into()))? == 0 {
+                        return Err(PtyError::io("write to pty")(std::io::ErrorKind::TimedOut.into()));
+                    }
+                }
+                Err(e) => return Err(PtyError::io("write to pty")(e.into())),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn resize(&self, rows: u16, cols: u16) -> Result<(), PtyError> {
+        if rows == 0 || cols == 0 {
+            return Err(PtyError::InvalidSpec("rows and cols must be positive".into()));
+        }
+        device::resize(&*self.master()?, rows, cols)
+    }
+
+    /// The terminal's foreground process group.
+    pub fn foreground_pgid(&self) -> Result<i32, PtyError> {
+        let master = self.master()?;
+        nix::unistd::tcgetpgrp(master.as_fd())
+            .map(Pid::as_raw)
+            .map_err(|e| PtyError::io("tcgetpgrp")(e.into()))
+    }
+
+    /// True when a foreground process sleeps in a read of this terminal (kernel wait channel).
+    pub fn foreground_waiting_for_input(&self) -> Result<bool, PtyError> {
+        let pgid = self.foreground_pgid()?;
+        Ok(kernel::group_waits_on_tty(pgid, &self.slave_path, self.pid as i32))
+    }
+
+    /// A real signal to the foreground process group (never a control character).
+    pub fn signal_foreground(&self, signal: i32) -> Result<(), PtyError> {
+        let signal = Signal::try_from(signal).map_err(|_| PtyError::InvalidSpec(format!("no signal {signal}")))?;
+        let pgid = self.foreground_pgid()?;
+        killpg(Pid::from_raw(pgid), signal).map_err(|e| PtyError::io("killpg")(e.into()))
+    }
+
+    /// The shell's outcome once it has ended (reaps it).
+    pub fn exited(&self) -> Option<PtyOutcome> {
+        let mut outcome = self.outcome.lock().expect("pty lock");
+        if outcome.is_none()
+            && let Ok(Some(status)) = self.child.lock().expect("pty lock").try_wait()
+        {
+            *outcome = Some(status.into());
+        }
+        *outcome
+    }
+
+    /// Ends the whole session tree, reaps the shell, stops the drain thread and closes every
+    /// descriptor. Idempotent.
+    pub fn close(&self) -> PtyOutcome {
+        let live = self.live.lock().expect("pty lock").take();
+        if let Some(live) = live {
+            kernel::terminate_session(self.pid as i32, self.grace);
+            let status = self.child.lock().expect("pty lock").wait();
+            let mut outcome = self.outcome.lock().expect("pty lock");
+            if let (None, Ok(status)) = (*outcome, status) {
+                *outcome = Some(status.into());
+            }
+            drop(outcome);
+            drop(live.stop);
+            // The drain thread drops its clone of the master when it returns; ours drops here.
+            let _ = live.drain.join();
+            drop(live.master);
+        }
+        self.exited().unwrap_or(PtyOutcome {
+            exit_code: None,
+            signal: None,
+        })
+    }
+}
+
+impl Drop for PtySession {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

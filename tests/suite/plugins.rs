@@ -1,0 +1,96 @@
+//! Third-party tool plugins: they link only to the seams the world file grants them, and their
+//! calls run under their own limits while first-party tools keep the world's.
+
+use crate::common::*;
+use seam_host::world::file::Limits;
+use serde_json::json;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The counter tool as a plugin with `grants`, beside the counter provider and bash.
+fn plugin_world(grants: &str, dir: &Path) -> Result<seam_host::World, seam_host::WorldError> {
+    let toml = format!(
+        r#"
+        tools = ["tool-bash"]
+        [providers]
+        subprocess = "subprocess-local"
+        shell = "bash-local"
+        policy = "sandbox-policy"
+        approval = "approval-never"
+        counter = {counter:?}
+        [[plugins]]
+        path = {tool:?}
+        grants = {grants}
+        memory_mb = 64
+        time_ms = 150
+        [limits]
+        guest_time_ms = 5000
+        "#,
+        counter = fixture("fixture-counter").display().to_string(),
+        tool = fixture("fixture-counter-tool").display().to_string(),
+    );
+    try_world(&toml, dir)
+}
+
+#[test]
+fn a_granted_plugin_links_and_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = plugin_world(r#"["counter"]"#, dir.path()).unwrap_or_else(|e| panic!("[{}] {e}", e.code()));
+    assert_eq!(call(&world, "ok", json!({})).text(), "ok");
+    let roundtrip = call(&world, "counter_roundtrip", json!({}));
+    assert!(!roundtrip.is_error, "{}", roundtrip.text());
+}
+
+#[test]
+fn a_plugin_importing_a_seam_it_was_not_granted_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    for grants in ["[]", r#"["shell"]"#] {
+        let Err(error) = plugin_world(grants, dir.path()) else {
+            panic!("a plugin granted {grants} loaded although it imports acme:counter");
+        };
+        assert_eq!(error.code(), "LINK_NOT_GRANTED", "{error}");
+        let message = error.to_string();
+        assert!(
+            message.contains("fixture_counter_tool") && message.contains("counter") && message.contains("acme:counter"),
+            "the refusal names the plugin and the seam: {message}"
+        );
+    }
+}
+
+#[test]
+fn a_plugin_runs_under_its_own_limits_and_first_party_tools_under_the_worlds() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = plugin_world(r#"["counter"]"#, dir.path()).unwrap_or_else(|e| panic!("[{}] {e}", e.code()));
+    assert_eq!(
+        world.limits_of("ok"),
+        Some(&Limits {
+            memory_mb: 64,
+            guest_time_ms: 150
+        })
+    );
+    assert_eq!(
+        world.limits_of("bash"),
+        Some(&Limits {
+            memory_mb: 256,
+            guest_time_ms: 5000
+        })
+    );
+    // A spin in the plugin or in the provider it reaches ends at the plugin's 150 ms, far
+    // before the world's 5 s.
+    for tool in ["self_fault", "provider_fault"] {
+        let started = Instant::now();
+        let result = call(&world, tool, json!({ "kind": "spin" }));
+        assert_eq!(
+            result.code.as_deref(),
+            Some("COMPONENT_TIMEOUT"),
+            "{tool}: {}",
+            result.text()
+        );
+        assert!(
+            started.elapsed() < Duration::from_millis(2500),
+            "{tool} ran {:?}",
+            started.elapsed()
+        );
+    }
+    assert!(bash(&world, "echo still").text().contains("still"));
+}

@@ -1,0 +1,341 @@
+//! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
+//! waits, cancellation, ownership.
+
+use crate::common::{default_world, eventually};
+use crate::terminal_support::{Agent, pty_lock};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The bracketed status line a send ends with.
+fn status(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+#[test]
+fn readiness_survives_what_users_do_to_their_shell() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+
+    let text = agent.send(&id, "false", None);
+    assert!(
+        status(&text).contains("done, exit code 1; decided by prompt-marker"),
+        "{text}"
+    );
+    let text = agent.send(&id, "python3 -m venv --without-pip venv && . venv/bin/activate", None);
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    let text = agent.send(&id, "echo venv=$VIRTUAL_ENV", None);
+    assert!(
+        text.contains(&format!("venv={}", dir.path().join("venv").display())),
+        "{text}"
+    );
+    let text = agent.send(&id, "PS1='x '", None);
+    assert!(
+        status(&text).contains("done, exit code 0; decided by prompt-marker"),
+        "{text}"
+    );
+    let text = agent.send(&id, "set -euo pipefail", None);
+    assert!(
+        status(&text).contains("done, exit code 0; decided by prompt-marker"),
+        "{text}"
+    );
+    let text = agent.send(&id, "PROMPT_COMMAND='echo hook-ran'", None);
+    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    let text = agent.send(&id, "echo sum=$((2+3))", None);
+    assert!(text.contains("sum=5") && text.contains("hook-ran"), "{text}");
+    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    // The user's hook replaced the status capture: the status is not reported rather than guessed.
+    assert!(
+        status(&text).contains("[pty-") && !status(&text).contains("exit code"),
+        "{text}"
+    );
+    agent.close(&id);
+}
+
+#[test]
+fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    let started = Instant::now();
+    let text = agent.send(&id, "sleep 3; echo finished-$((6*7))", Some(300));
+    assert!(status(&text).contains("still running; decided by timeout"), "{text}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let mut seen = String::new();
+    let finished = eventually(Duration::from_secs(10), || {
+        let read = agent.call("terminal_read", serde_json::json!({"session_id": id}));
+        seen.push_str(&read.text());
+        seen.contains("finished-42")
+    });
+    assert!(finished, "{seen}");
+    let text = agent.send(&id, "echo next", None);
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    let text = agent.send(&id, "sleep 1; echo first-$((1+1))", Some(200));
+    assert!(status(&text).contains("still running"), "{text}");
+    // The earlier command's prompt comes back first; the typed-ahead line runs right after it.
+    let text = agent.send(&id, "echo second-$((2+2))", None);
+    assert!(text.contains("second-4\r\n"), "{text}");
+    assert!(
+        status(&text).contains("done, exit code 0; decided by prompt-marker"),
+        "{text}"
+    );
+    assert!(!status(&text).contains("more output"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn a_read_of_the_terminal_is_reported_as_waiting_for_input_and_the_answer_completes_it() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    let text = agent.send(&id, "read -r -p 'name? ' x; echo got=$x", None);
+    assert!(
+        status(&text).contains("waiting for input; decided by stdin-wait"),
+        "{text}"
+    );
+    assert!(text.contains("name? "), "{text}");
+    let text = agent.send(&id, "answer", None);
+    assert!(text.contains("got=answer"), "{text}");
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn a_python_repl_runs_inside_the_terminal() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    let text = agent.send(&id, "python3 -q", None);
+    assert!(status(&text).contains("waiting for input"), "{text}");
+    let text = agent.send(&id, "print(6 * 7)", None);
+    assert!(
+        text.contains("42") && status(&text).contains("waiting for input"),
+        "{text}"
+    );
+    let text = agent.send(&id, "exit()", None);
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sigint() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    agent.send(&id, "trap 'echo trapped-INT' INT", None);
+    let context = agent.context();
+    let flag = context.cancelled.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let args = serde_json::json!({"session_id": id, "input": "sleep 30; echo sleep-status=$?", "wait_ms": 20000});
+    let result = agent.call_with("terminal_send", args, context);
+    canceller.join().unwrap();
+    let text = result.text();
+    assert!(started.elapsed() < Duration::from_secs(5), "{text}");
+    // The shell's own trap does not run: the signal went to the foreground job, not to the shell.
+    assert!(
+        text.contains("sleep-status=130") && !text.contains("trapped-INT"),
+        "{text}"
+    );
+    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    let text = agent.send(&id, "echo alive", None);
+    assert!(text.contains("alive"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn full_screen_output_and_very_long_lines_come_back_whole() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    let id = agent.open();
+    let text = agent.send(&id, "top -b -n1", None);
+    assert!(
+        text.contains("PID") && status(&text).contains("done, exit code 0"),
+        "{text}"
+    );
+    let text = agent.send(&id, "head -c 30000 /dev/zero | tr '\\0' x; echo", None);
+    assert!(text.contains(&"x".repeat(30000)), "{}", status(&text));
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn sessions_are_fenced_by_owner_and_sends_are_one_at_a_time() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let alice = Agent {
+        world: &world,
+        name: "alice",
+    };
+    let bob = Agent {
+        world: &world,
+        name: "bob",
+    };
+    let id = alice.open();
+    for (tool, args) in [
+        (
+            "terminal_send",
+            serde_json::json!({"session_id": id, "input": "echo hi"}),
+        ),
+        ("terminal_read", serde_json::json!({"session_id": id})),
+        (
+            "terminal_signal",
+            serde_json::json!({"session_id": id, "signal": "INT"}),
+        ),
+        ("terminal_close", serde_json::json!({"session_id": id})),
+    ] {
+        let result = bob.call(tool, args);
+        assert_eq!(
+            result.code.as_deref(),
+            Some("FOREIGN_SESSION"),
+            "{tool}: {}",
+            result.text()
+        );
+    }
+    assert_eq!(
+        bob.call("terminal_list", serde_json::json!({})).text(),
+        "No open terminal sessions."
+    );
+    assert!(
+        alice
+            .call("terminal_list", serde_json::json!({}))
+            .text()
+            .starts_with(&format!("{id} idle"))
+    );
+
+    std::thread::scope(|scope| {
+        let slow = scope.spawn(|| alice.send(&id, "sleep 1.5", Some(5000)));
+        std::thread::sleep(Duration::from_millis(400));
+        let second = alice.call(
+            "terminal_send",
+            serde_json::json!({"session_id": id, "input": "echo x"}),
+        );
+        assert_eq!(second.code.as_deref(), Some("TERMINAL_BUSY"), "{}", second.text());
+        assert!(status(&slow.join().unwrap()).contains("done"));
+    });
+
+    alice.close(&id);
+    let gone = alice.call(
+        "terminal_send",
+        serde_json::json!({"session_id": id, "input": "echo hi"}),
+    );
+    assert_eq!(gone.code.as_deref(), Some("TERMINAL_NOT_FOUND"), "{}", gone.text());
+}
+
+#[test]
+fn the_batch_mode_drives_a_whole_terminal_session() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let lines = [
+        serde_json::json!({"tool": "terminal_open", "args": {}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "cd sub && X=kept"}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "echo $X in ${PWD##*/}"}}),
+        serde_json::json!({"tool": "terminal_list", "args": {}}),
+        serde_json::json!({"tool": "terminal_close", "args": {"session_id": "pty-1"}}),
+        serde_json::json!({"tool": "terminal_list", "args": {}}),
+    ];
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+        .args(["--workspace", dir.path().to_str().unwrap(), "call", "--batch"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let results: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let text = |i: usize| {
+        results[i]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(results.len(), lines.len(), "{results:?}");
+    assert!(text(0).contains("pty-1"), "{}", text(0));
+    assert!(text(2).contains("kept in sub"), "{}", text(2));
+    assert!(text(3).starts_with("pty-1 idle"), "{}", text(3));
+    assert_eq!(text(5), "No open terminal sessions.");
+}
+
+#[test]
+fn bad_opens_are_refused_with_their_codes() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let agent = Agent {
+        world: &world,
+        name: "a",
+    };
+    for (args, code) in [
+        (serde_json::json!({"cwd": "missing"}), "TERMINAL_CWD_INVALID"),
+        (
+            serde_json::json!({"shell": "/nonexistent/bash"}),
+            "TERMINAL_INVALID_REQUEST",
+        ),
+        (serde_json::json!({"rows": 0}), "TERMINAL_INVALID_REQUEST"),
+    ] {
+        let result = agent.call("terminal_open", args.clone());
+        assert_eq!(result.code.as_deref(), Some(code), "{args}: {}", result.text());
+    }
+    let result = agent.call(
+        "terminal_signal",
+        serde_json::json!({"session_id": "pty-9", "signal": "INT"}),
+    );
+    assert_eq!(result.code.as_deref(), Some("TERMINAL_NOT_FOUND"), "{}", result.text());
+    assert_eq!(
+        agent.call("terminal_list", serde_json::json!({})).text(),
+        "No open terminal sessions."
+    );
+}
