@@ -15,7 +15,7 @@ use nix::unistd::Pid;
 use super::error::ProcessError;
 use super::spawner::{SendError, Spawner, Zygote};
 use super::spec::SpawnSpec;
-use super::wire::{Header, REPORT_LEN, Report, Stage, encode_blob};
+use super::wire::{HEADER_LEN, Header, REPORT_LEN, Report, Stage, encode_blob};
 use super::wiring::ChildStdio;
 
 /// A request lost with a dying zygote is sent once more, to a fresh zygote.
@@ -72,7 +72,7 @@ enum Attempt {
 }
 
 /// One request; `fds[0]` is filled in with this attempt's report pipe.
-fn request(zygote: &Zygote, header: &[u8; super::wire::HEADER_LEN], fds: &mut [RawFd]) -> Result<Launched, Attempt> {
+fn request(zygote: &Zygote, header: &[u8; HEADER_LEN], fds: &mut [RawFd]) -> Result<Launched, Attempt> {
     let (report_read, report_write) =
         nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| Attempt::Failed(errno.into()))?;
     fds[0] = report_write.as_raw_fd();

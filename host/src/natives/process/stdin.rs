@@ -1,10 +1,11 @@
 //! The program's stdin when the host writes it: on demand (`Pipe`) or all at once (`Bytes`).
 
-use super::error::ProcessError;
-use super::workers;
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::{Mutex, PoisonError};
+
+use super::error::ProcessError;
+use super::workers;
 
 /// A stdin pipe written through [`Process::write_stdin`](super::Process::write_stdin).
 pub(super) struct StdinPipe {

@@ -183,7 +183,7 @@ fn watch(link: &ExitLink, supervisor_rx: &Receiver<Pid>, drains: Vec<Drain>) {
         .supervisor_exit
         .get()
         .is_some_and(|exit| wait_readable(exit.as_fd(), None).unwrap_or(false));
-    if !exited {
+    if !exited && !link.lock().reaped {
         // No pidfd: wait on the pid, which only this thread reaps then (waiters leave it to us).
         let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
         while let Err(Errno::EINTR) = waitid(Id::Pid(supervisor), flags) {}

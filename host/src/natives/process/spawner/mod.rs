@@ -13,6 +13,7 @@ use nix::unistd::Pid;
 
 use super::supervisor::zygote;
 use super::wire::{HEADER_LEN, MAX_FDS};
+use super::workers;
 use anchor::run_on_anchor_thread;
 
 /// A table's zygote, started with the table and restarted on the first spawn after it died.
@@ -148,10 +149,15 @@ impl Zygote {
 impl Drop for Zygote {
     /// The zygote holds nothing but its socket and `/dev/null`; killing it cannot harm a
     /// process it started (those are the host's children). The pid is still unreaped, so the
-    /// signal cannot reach a recycled pid.
+    /// signal cannot reach a recycled pid. Its exit takes a while, so it is reaped on a worker
+    /// thread: dropping a table (e.g. when a short-lived host exits) does not wait for it.
     fn drop(&mut self) {
-        let _ = kill(self.pid, Signal::SIGKILL);
-        while let Err(Errno::EINTR) = waitpid(self.pid, None) {}
+        let pid = self.pid;
+        let _ = kill(pid, Signal::SIGKILL);
+        let reap = move || while let Err(Errno::EINTR) = waitpid(pid, None) {};
+        if workers::run(reap).is_err() {
+            reap();
+        }
     }
 }
 

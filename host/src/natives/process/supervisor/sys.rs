@@ -137,8 +137,9 @@ pub(super) fn own_process_group() -> Result<(), c_int> {
 /// Returns like `fork`: 0 in the child, its pid in the caller, or the errno.
 ///
 /// # Safety
-/// Same contract as `fork` in a process that must stay async-signal-safe; the child does not
-/// run `pthread_atfork` handlers.
+/// Same contract as `fork` in a process that must stay async-signal-safe. Unlike `fork`, the
+/// child runs no `pthread_atfork` handlers and libc's cached thread id stays the caller's:
+/// only pthread functions read it, and none run in the zygote or a supervisor.
 pub(super) unsafe fn fork_sibling() -> Result<pid_t, c_int> {
     let flags = libc::c_ulong::try_from(libc::CLONE_PARENT | libc::SIGCHLD).unwrap_or(0);
     // SAFETY: without a new stack the child continues on a copy of ours, exactly as after fork.
@@ -146,7 +147,8 @@ pub(super) unsafe fn fork_sibling() -> Result<pid_t, c_int> {
     if pid < 0 {
         return Err(errno());
     }
-    Ok(pid_t::try_from(pid).unwrap_or(0))
+    // Pids always fit; never mistake a failed conversion for the child's 0.
+    pid_t::try_from(pid).map_err(|_| libc::EINVAL)
 }
 
 /// Best-effort write of a small message; a failure surfaces on the reading side as a short read.

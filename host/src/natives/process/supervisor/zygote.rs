@@ -67,7 +67,9 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
                 .encode(),
             );
         }
-        for &fd in request.fds() {
+        // The report pipe (the first fd) last: its end-of-file tells the host that the zygote
+        // no longer holds any of the program's fds.
+        for &fd in request.fds().iter().rev() {
             sys::close(fd);
         }
     }

@@ -6,7 +6,6 @@ mod host_children;
 mod output;
 mod stdin;
 mod supervisor;
-mod throwaway_cost;
 mod tree;
 mod zygote;
 
