@@ -89,3 +89,22 @@ pub fn eventually(limit: std::time::Duration, mut check: impl FnMut() -> bool) -
     }
     check()
 }
+
+/// A scratch directory outside the platform temp dir (which workspace-write leaves writable),
+/// wherever the repository was cloned: under /var/tmp, else under $HOME.
+pub fn outside_tmp() -> tempfile::TempDir {
+    let tmp = std::fs::canonicalize(std::env::temp_dir()).unwrap_or_else(|_| std::env::temp_dir());
+    let candidates = [
+        PathBuf::from("/var/tmp"),
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()),
+    ];
+    let base = candidates
+        .into_iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .find(|p| p.is_dir() && !p.starts_with(&tmp))
+        .expect("a writable directory outside the temp dir");
+    tempfile::Builder::new()
+        .prefix("seam-test-")
+        .tempdir_in(base)
+        .expect("create a scratch dir outside the temp dir")
+}

@@ -197,7 +197,7 @@ fn escalation_is_offered_only_by_a_confining_shell() {
 fn swapping_the_shell_provider_is_a_world_file_change() {
     let workspace = tempfile::tempdir().unwrap();
     // Outside the workspace and outside /tmp (writable, or a private tmpfs, under workspace-write).
-    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let outside = outside_tmp();
     let local = world(
         &std::fs::read_to_string("../examples/worlds/local.toml").unwrap(),
         workspace.path(),

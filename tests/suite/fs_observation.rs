@@ -140,7 +140,7 @@ fn the_example_guarded_world_loads_and_fences() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/worlds/guarded.toml");
     let file = seam_host::WorldFile::load(&path).unwrap();
     let world = seam_host::World::load(crate::common::runtime(), file, Some(&ws)).unwrap();
-    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let outside = crate::common::outside_tmp();
     let denied = write(&world, "s", &outside.path().join("f.txt").display().to_string(), "x");
     assert_eq!(code(&denied), Some("FS_SANDBOX_DENIED"));
     assert!(!write(&world, "s", "inside.txt", "x").is_error);

@@ -126,7 +126,7 @@ fn the_temp_dir_is_writable_by_default_under_workspace_write() {
     let (_dir, ws) = scratch();
     let (_other, elsewhere_in_temp) = scratch();
     // Cargo's scratch space for tests lives in target/, outside the temp dir.
-    let beyond = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let beyond = crate::common::outside_tmp();
     let world = probe_world(&["fs-sandbox", "fs-local"], "workspace-write", "", &ws);
     assert!(write(&world, &elsewhere_in_temp.join("scratch.txt")).is_ok());
     assert_eq!(

@@ -110,7 +110,7 @@ impl Dir {
     }
 
     pub fn off_tmp() -> Self {
-        Self::from(tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap())
+        Self::from(outside_tmp())
     }
 
     fn from(guard: tempfile::TempDir) -> Self {
