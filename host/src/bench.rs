@@ -43,30 +43,65 @@ impl Row {
 
 pub struct Options {
     pub quick: bool,
+    /// Groups to run (see [`GROUPS`]); empty runs them all.
+    pub only: Vec<String>,
     /// The `seam` executable, for the cold-process row.
     pub seam_exe: std::path::PathBuf,
     pub workspace: std::path::PathBuf,
 }
 
-/// Run every benchmark; `report` is called with each row as soon as it is measured.
-pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row)) -> anyhow::Result<()> {
-    let scale = if options.quick { 1 } else { 5 };
-    report(crossing(runtime, &options.workspace, 20_000 * scale)?);
-    let default = World::load(runtime, WorldFile::default_world(), Some(&options.workspace))?;
-    report(lane_setup(runtime, &options.workspace, 200 * scale)?);
-    report(bash_end_to_end(&default, 20 * scale)?);
-    report(cold_cli(options, 5 * scale)?);
-    report(mcp_round_trip(runtime, options, 200 * scale)?);
-    for row in sandbox::rows(runtime, &options.workspace, 20 * scale)? {
-        report(row);
+impl Options {
+    fn wants(&self, group: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|g| g == group)
     }
-    let scratch = fs::Scratch::new()?;
-    report(fs::read_10mb(&default, &scratch, 5 * scale)?);
-    report(fs::write_1mb(&default, &scratch, 5 * scale)?);
-    report(fs::grep_tree(runtime, &fs::repository(&options.workspace), 5 * scale)?);
-    report(swap::row(runtime, &options.workspace, 5 * scale)?);
-    for row in terminal::rows(&default, 40 * scale)? {
-        report(row);
+}
+
+/// The benchmark groups, in the order they run; `seam bench --only` selects among them.
+pub const GROUPS: &[&str] = &[
+    "crossing", "lane", "bash", "cli", "mcp", "sandbox", "fs", "swap", "terminal",
+];
+
+/// Run the selected benchmarks; `report` is called with each row as soon as it is measured.
+pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row)) -> anyhow::Result<()> {
+    if let Some(unknown) = options.only.iter().find(|g| !GROUPS.contains(&g.as_str())) {
+        anyhow::bail!("unknown benchmark group `{unknown}` (groups: {})", GROUPS.join(", "));
+    }
+    let scale = if options.quick { 1 } else { 5 };
+    let workspace = &options.workspace;
+    if options.wants("crossing") {
+        report(crossing(runtime, workspace, 20_000 * scale)?);
+    }
+    if options.wants("lane") {
+        report(lane_setup(runtime, workspace, 200 * scale)?);
+    }
+    let default = World::load(runtime, WorldFile::default_world(), Some(workspace))?;
+    if options.wants("bash") {
+        report(bash_end_to_end(&default, 20 * scale)?);
+    }
+    if options.wants("cli") {
+        report(cold_cli(options, 5 * scale)?);
+    }
+    if options.wants("mcp") {
+        report(mcp_round_trip(runtime, options, 200 * scale)?);
+    }
+    if options.wants("sandbox") {
+        for row in sandbox::rows(runtime, workspace, 20 * scale)? {
+            report(row);
+        }
+    }
+    if options.wants("fs") {
+        let scratch = fs::Scratch::new()?;
+        report(fs::read_10mb(&default, &scratch, 5 * scale)?);
+        report(fs::write_1mb(&default, &scratch, 5 * scale)?);
+        report(fs::grep_tree(runtime, &fs::repository(workspace), 5 * scale)?);
+    }
+    if options.wants("swap") {
+        report(swap::row(runtime, workspace, 5 * scale)?);
+    }
+    if options.wants("terminal") {
+        for row in terminal::rows(&default, 40 * scale)? {
+            report(row);
+        }
     }
     Ok(())
 }

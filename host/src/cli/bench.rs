@@ -12,11 +12,15 @@ pub struct Args {
     /// Fewer iterations: finishes in well under 30 seconds.
     #[arg(long)]
     quick: bool,
+    /// Run only these groups (comma-separated or repeated).
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(bench::GROUPS))]
+    only: Vec<String>,
 }
 
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let options = bench::Options {
         quick: args.quick,
+        only: args.only.clone(),
         seam_exe: std::env::current_exe()?,
         workspace: match &cli.workspace {
             Some(dir) => dir.clone(),
