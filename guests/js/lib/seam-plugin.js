@@ -1,0 +1,119 @@
+// The seam tool plugin kit for JavaScript (componentize-js).
+//
+// A plugin's app.js exports `tool = definePlugin([...tools], { fs })`, which componentize-js
+// exports as seam:tool/tool. The kit answers `describe`, checks arguments against each tool's
+// schema (refusing bad ones with INVALID_ARGUMENTS before the tool runs), routes `invoke` by
+// name and turns a thrown ToolError (or a seam error) into an error result carrying its code.
+//
+//   import * as fs from 'seam:fs/fs@0.1.0';
+//   import { definePlugin } from './seam-plugin.js';
+//   export const tool = definePlugin([{
+//     name: 'hello',
+//     description: 'Greet someone.',
+//     schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+//     run: (args, ctx) => `hello ${args.name}`,
+//   }], { fs });
+
+export const INVALID_ARGUMENTS = 'INVALID_ARGUMENTS';
+export const UNKNOWN_TOOL = 'UNKNOWN_TOOL';
+// An exception the tool did not expect: the call fails, the plugin keeps serving.
+export const PLUGIN_FAILED = 'PLUGIN_FAILED';
+
+export class ToolError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const JSON_TYPES = {
+  string: (v) => typeof v === 'string',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number',
+  boolean: (v) => typeof v === 'boolean',
+  array: (v) => Array.isArray(v),
+  object: (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+  null: (v) => v === null,
+};
+
+// What a tool knows about its call. `readText` needs the fs seam passed to definePlugin.
+class Context {
+  constructor(call, seams) {
+    this.sessionId = call.session.id;
+    this.cwd = call.session.cwd;
+    this.agent = call.session.agent;
+    this.callId = call.callId;
+    this.seams = seams;
+  }
+
+  // A whole UTF-8 text file, the path absolute or relative to the session's working directory.
+  readText(path, maxBytes) {
+    const fs = this.seams.fs;
+    if (!fs) throw new ToolError(PLUGIN_FAILED, 'readText needs definePlugin(tools, { fs })');
+    return fs.readText(fs.resolve(path, this.cwd), maxBytes, this.sessionId).content;
+  }
+}
+
+const textResult = (text) => ({ content: [{ tag: 'text', val: text }], isError: false, code: undefined });
+const errorResult = (code, message) => ({ content: [{ tag: 'text', val: message }], isError: true, code });
+
+function parseObject(text) {
+  let value;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid JSON (${error.message})`);
+  }
+  if (!JSON_TYPES.object(value)) throw new Error(`expected a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  return value;
+}
+
+// The schema's top level: required fields, unknown fields, and each field's JSON type.
+function checkArguments(args, schema) {
+  const properties = schema.properties ?? {};
+  for (const name of schema.required ?? []) {
+    if (!(name in args)) throw new Error(`missing field \`${name}\``);
+  }
+  for (const [name, value] of Object.entries(args)) {
+    const property = properties[name];
+    if (!property) {
+      if (schema.additionalProperties === false) throw new Error(`unknown field \`${name}\``);
+      continue;
+    }
+    const isType = JSON_TYPES[property.type];
+    if (isType && !isType(value)) throw new Error(`\`${name}\` must be of type ${property.type}`);
+  }
+}
+
+// A seam error (a result's error record, thrown by the bindings) keeps its code.
+function asErrorResult(name, error) {
+  const record = error?.payload ?? error;
+  if (typeof record?.code === 'string') return errorResult(record.code, record.message ?? String(record));
+  return errorResult(PLUGIN_FAILED, `${name} failed: ${error}`);
+}
+
+export function definePlugin(tools, seams = {}) {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return {
+    describe() {
+      return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: JSON.stringify(t.schema) }));
+    },
+    invoke(call) {
+      const tool = byName.get(call.name);
+      if (!tool) return errorResult(UNKNOWN_TOOL, `this plugin has no tool named "${call.name}" (tools: ${[...byName.keys()].join(', ')})`);
+      let args;
+      try {
+        args = parseObject(call.arguments);
+        checkArguments(args, tool.schema);
+      } catch (error) {
+        return errorResult(INVALID_ARGUMENTS, `invalid arguments: ${error.message}`);
+      }
+      try {
+        const result = tool.run(args, new Context(call, seams));
+        return typeof result === 'string' ? textResult(result) : result;
+      } catch (error) {
+        return asErrorResult(call.name, error);
+      }
+    },
+  };
+}

@@ -1,0 +1,174 @@
+"""The seam tool plugin kit for Python (componentize-py).
+
+A plugin module registers its tools with ``@tool(name, description, schema)`` and exposes the
+kit's ``Tool`` class (``from seam_plugin import Tool``), which componentize-py exports as
+``seam:tool/tool``. The kit answers ``describe``, checks arguments against the schema (refusing
+bad ones with INVALID_ARGUMENTS before the tool runs), routes ``invoke`` by name and turns
+``ToolError`` into an error result carrying its code.
+
+    @tool("hello", "Greet someone.", {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["name"],
+        "additionalProperties": False,
+    })
+    def hello(args, ctx):
+        return "hello " + args["name"]
+"""
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional
+
+from componentize_py_types import Err
+from wit_world import exports
+from wit_world.imports import tool_types as types
+
+INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+UNKNOWN_TOOL = "UNKNOWN_TOOL"
+CONFIG_INVALID = "CONFIG_INVALID"
+# An exception the tool did not expect: the call fails, the plugin keeps serving.
+PLUGIN_FAILED = "PLUGIN_FAILED"
+
+JSON_TYPES = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+class ToolError(Exception):
+    """A failed call: a stable code to branch on and a message for the model."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Context:
+    """What a tool knows about its call."""
+
+    session_id: str
+    cwd: str
+    agent: str
+    call_id: str
+
+    # The call context is imported only where it is used: a world without
+    # `import seam:tool/context@0.1.0` leaves these three methods out.
+
+    def progress(self, done: float, total: Optional[float] = None, message: Optional[str] = None) -> None:
+        from wit_world.imports import context
+
+        context.progress(done, total, message)
+
+    def cancelled(self) -> bool:
+        from wit_world.imports import context
+
+        return context.cancelled()
+
+    def config(self) -> Dict[str, Any]:
+        """This plugin's ``[config.<name>]`` table from the world file."""
+        from wit_world.imports import context
+
+        try:
+            return parse_object(context.config())
+        except ValueError as error:
+            raise ToolError(CONFIG_INVALID, f"plugin settings: {error}")
+
+    def read_text(self, path: str, max_bytes: Optional[int] = None) -> str:
+        """A whole UTF-8 text file through the fs seam (the world must grant ``fs``); the
+        path is absolute or relative to the session's working directory."""
+        from wit_world.imports import fs  # only in plugins whose world imports seam:fs
+
+        try:
+            target = fs.resolve(path, self.cwd)
+            return fs.read_text(target, max_bytes, self.session_id).content
+        except Err as error:
+            raise ToolError(error.value.code, error.value.message)
+
+
+@dataclass
+class Registered:
+    description: str
+    schema: Dict[str, Any]
+    run: Callable[[Dict[str, Any], Context], Any]
+
+
+TOOLS: Dict[str, Registered] = {}
+
+
+def tool(name: str, description: str, schema: Dict[str, Any]):
+    """Register ``run(args, ctx)``; it returns text (or a ToolResult) or raises ToolError."""
+
+    def register(run):
+        TOOLS[name] = Registered(description, schema, run)
+        return run
+
+    return register
+
+
+def text_result(text: str) -> types.ToolResult:
+    return types.ToolResult([types.Content_Text(text)], False, None)
+
+
+def error_result(code: str, message: str) -> types.ToolResult:
+    return types.ToolResult([types.Content_Text(message)], True, code)
+
+
+def parse_object(text: str) -> Dict[str, Any]:
+    """A JSON object; blank text counts as ``{}``."""
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not valid JSON ({error})")
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def check_arguments(args: Dict[str, Any], schema: Dict[str, Any]) -> None:
+    """The schema's top level: required fields, unknown fields, and each field's JSON type."""
+    properties = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in args:
+            raise ValueError(f"missing field `{name}`")
+    for name, value in args.items():
+        if name not in properties:
+            if schema.get("additionalProperties", True) is False:
+                raise ValueError(f"unknown field `{name}`, expected one of {', '.join(properties)}")
+            continue
+        wanted = properties[name].get("type")
+        kinds = JSON_TYPES.get(wanted) if isinstance(wanted, str) else None
+        # bool is an int in Python; JSON keeps them apart.
+        if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and wanted != "boolean")):
+            raise ValueError(f"`{name}` must be of type {wanted}")
+
+
+class Tool(exports.Tool):
+    def describe(self) -> List[types.ToolSpec]:
+        return [types.ToolSpec(name, t.description, json.dumps(t.schema)) for name, t in TOOLS.items()]
+
+    def invoke(self, call: types.Call) -> types.ToolResult:
+        registered = TOOLS.get(call.name)
+        if registered is None:
+            return error_result(UNKNOWN_TOOL, f"this plugin has no tool named {call.name!r} (tools: {', '.join(TOOLS)})")
+        try:
+            args = parse_object(call.arguments)
+            check_arguments(args, registered.schema)
+        except ValueError as error:
+            return error_result(INVALID_ARGUMENTS, f"invalid arguments: {error}")
+        session = call.session
+        ctx = Context(session.id, session.cwd, session.agent, call.call_id)
+        try:
+            result = registered.run(args, ctx)
+        except ToolError as error:
+            return error_result(error.code, error.message)
+        except Exception as error:  # noqa: BLE001 - any bug in a tool fails only its call
+            return error_result(PLUGIN_FAILED, f"{call.name} failed: {type(error).__name__}: {error}")
+        return text_result(result) if isinstance(result, str) else result
