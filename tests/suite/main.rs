@@ -19,6 +19,8 @@ mod fs_tools;
 mod fs_versions;
 mod hot_swap;
 mod linking;
+mod lsp;
+mod lsp_support;
 mod mcp;
 mod plugins;
 mod resources;

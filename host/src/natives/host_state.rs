@@ -36,4 +36,10 @@ impl Host for Lane {
             .state
             .compare_and_swap(&space, &key, expected.as_deref(), value))
     }
+
+    fn wait_change(&mut self, key: String, seen: Option<Vec<u8>>, timeout_ms: u32) -> Result<Option<Vec<u8>>> {
+        let (space, host) = (self.state_space(), self.linked.host.clone());
+        let timeout = std::time::Duration::from_millis(timeout_ms.into());
+        Ok(self.blocking(|| host.state.wait_change(&space, &key, seen.as_deref(), timeout)))
+    }
 }

@@ -1,0 +1,72 @@
+//! `tool-lsp`: the `lsp` tool a model calls, over whichever lsp provider the world links.
+//! Positions are 1-based with UTF-16 columns; the session's working directory is the
+//! workspace the server is pooled on.
+
+mod args;
+mod describe;
+mod render;
+mod tool_result;
+
+mod bindings {
+    wit_bindgen::generate!({
+        inline: r#"
+            package seam:tool-lsp;
+
+            world tool-lsp {
+                import seam:lsp/lsp@0.1.0;
+                export seam:tool/tool@0.1.0;
+            }
+        "#,
+        path: ["../../../wit/lsp", "../../../wit/tool"],
+        generate_all,
+    });
+}
+
+use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
+use bindings::seam::lsp::lsp::{self, Operation, QueryRequest};
+
+use crate::args::Args;
+
+struct ToolLsp;
+
+impl Guest for ToolLsp {
+    fn describe() -> Vec<ToolSpec> {
+        // Asking for the table at load checks the configured servers then: a world whose
+        // server table is refused fails to load instead of failing its first query.
+        match lsp::servers() {
+            Ok(servers) => vec![describe::tool(&servers)],
+            Err(e) => panic!("[{}] {}", e.code, e.message),
+        }
+    }
+
+    fn invoke(call: Call) -> ToolResult {
+        if call.name != "lsp" {
+            let message = format!("tool-lsp has no tool named {:?}", call.name);
+            return seam_guest::ToolResult::error("UNKNOWN_TOOL", message).into();
+        }
+        let args: Args = match seam_guest::args::parse(&call.arguments) {
+            Ok(args) => args,
+            Err(bad) => return seam_guest::ToolResult::from(bad).into(),
+        };
+        let request = QueryRequest {
+            operation: match args.operation {
+                args::Operation::GoToDefinition => Operation::GoToDefinition,
+                args::Operation::FindReferences => Operation::FindReferences,
+                args::Operation::GoToImplementation => Operation::GoToImplementation,
+                args::Operation::Hover => Operation::Hover,
+            },
+            path: args.file_path.clone(),
+            workspace: call.session.cwd.clone(),
+            line: args.line,
+            character: args.character,
+        };
+        let at = format!("{}:{}:{}", args.file_path, args.line, args.character);
+        match lsp::query(&request) {
+            Ok(result) => seam_guest::ToolResult::text(render::result(args.operation, &at, &result)),
+            Err(e) => seam_guest::ToolResult::error(e.code, e.message),
+        }
+        .into()
+    }
+}
+
+bindings::export!(ToolLsp with_types_in bindings);

@@ -1,0 +1,295 @@
+//! A language-server connection: the process lives in the host (a detached subprocess), its
+//! protocol state in seam:host/state, so it outlives the lane that started it. A lane holding
+//! the connection's lease loads it, talks, and saves it back.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::activity::Activity;
+use crate::bindings::seam::host::state;
+use crate::bindings::seam::subprocess::subprocess::{self, Process};
+use crate::bindings::seam::subprocess::types::{Collect, Input, Output, SpawnSpec};
+use crate::clock::{left, now_ms};
+use crate::config::Config;
+use crate::document::Workspace;
+use crate::encoding::Encoding;
+use crate::registry::Entry;
+use crate::server_requests;
+use crate::transport::{Fault, Transport};
+
+/// What survives between lanes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Saved {
+    /// The subprocess seam's id of the server process.
+    pub process: u64,
+    pub pid: u32,
+    pub encoding: Encoding,
+    pub next_id: u64,
+    pub activity: Activity,
+    /// Requests nobody waits for any more (timed out, cancelled): their answers are dropped.
+    pub stale: BTreeSet<u64>,
+}
+
+pub struct Connection<'a> {
+    key: String,
+    transport: Transport,
+    pub saved: Saved,
+    entry: &'a Entry,
+    config: &'a Config,
+    folders: Value,
+}
+
+fn saved_key(key: &str) -> String {
+    format!("conn/{key}")
+}
+
+fn carry_key(key: &str) -> String {
+    format!("carry/{key}")
+}
+
+/// The state key of the connection of `server` on the workspace with canonical key `workspace`.
+pub fn pool_key(server: &str, workspace: &str) -> String {
+    format!("{server}|{workspace}")
+}
+
+/// Terminate the connection's process (if any) and forget it.
+pub fn discard(key: &str) {
+    if let Some(saved) = load(key)
+        && let Ok(process) = subprocess::attach(saved.process)
+    {
+        process.terminate();
+    }
+    state::delete(&saved_key(key));
+    state::delete(&carry_key(key));
+}
+
+fn load(key: &str) -> Option<Saved> {
+    serde_json::from_slice(&state::get(&saved_key(key))?).ok()
+}
+
+/// Pool keys of every connection of `server`.
+pub fn keys_of(server: &str) -> Vec<String> {
+    state::keys(&saved_key(&format!("{server}|")))
+        .into_iter()
+        .filter_map(|k| k.strip_prefix("conn/").map(str::to_owned))
+        .collect()
+}
+
+impl<'a> Connection<'a> {
+    /// The live connection under `key`, or None when there is none or its server has exited.
+    pub fn resume(key: &str, entry: &'a Entry, config: &'a Config, workspace: &Workspace) -> Option<Self> {
+        let saved = load(key)?;
+        let process = subprocess::attach(saved.process).ok();
+        let Some(process) = process.filter(|p| p.wait(Some(0)).is_none()) else {
+            discard(key);
+            return None;
+        };
+        let carry = state::get(&carry_key(key)).unwrap_or_default();
+        Some(Self {
+            key: key.to_owned(),
+            transport: Transport::new(process, carry, config.max_frame_bytes as usize),
+            saved,
+            entry,
+            config,
+            folders: workspace.folders(),
+        })
+    }
+
+    /// Start the server and initialize it. Saved only once initialized.
+    pub fn start(key: &str, entry: &'a Entry, config: &'a Config, workspace: &Workspace) -> Result<Self, Fault> {
+        let spec = SpawnSpec {
+            argv: entry.argv.clone(),
+            cwd: workspace.process_path.clone(),
+            env: Vec::new(),
+            stdin: Input::Pipe,
+            stdout: Output::Pipe,
+            stderr: Output::Collect(Collect {
+                tail_bytes: config.max_stderr_bytes,
+                head_bytes: 0,
+                spill: None,
+            }),
+            grace_ms: config.grace_ms,
+        };
+        let process: Process = subprocess::spawn(&spec)
+            .map_err(|e| Fault::Died(format!("cannot start {}: {} ({})", entry.argv[0], e.message, e.code)))?;
+        // The server outlives this call: later queries attach to it.
+        process.detach();
+        let saved = Saved {
+            process: process.id(),
+            pid: process.pid(),
+            encoding: Encoding::Utf16,
+            next_id: 1,
+            activity: Activity::started(now_ms()),
+            stale: BTreeSet::new(),
+        };
+        let mut connection = Self {
+            key: key.to_owned(),
+            transport: Transport::new(process, Vec::new(), config.max_frame_bytes as usize),
+            saved,
+            entry,
+            config,
+            folders: workspace.folders(),
+        };
+        if let Err(fault) = connection.initialize(workspace) {
+            connection.transport.process.terminate();
+            return Err(fault);
+        }
+        connection.save();
+        Ok(connection)
+    }
+
+    fn initialize(&mut self, workspace: &Workspace) -> Result<(), Fault> {
+        let params = json!({
+            "processId": null,
+            "clientInfo": {"name": "seam"},
+            "rootUri": workspace.uri,
+            "rootPath": workspace.root,
+            "workspaceFolders": self.folders,
+            "initializationOptions": self.entry.initialization_options,
+            "capabilities": {
+                "general": {"positionEncodings": self.config.position_encodings},
+                "window": {"workDoneProgress": true},
+                "workspace": {"configuration": true, "workspaceFolders": true, "applyEdit": false},
+                "textDocument": {
+                    "synchronization": {"didSave": false, "dynamicRegistration": false},
+                    "hover": {"contentFormat": ["markdown", "plaintext"]},
+                    "definition": {"linkSupport": true},
+                    "implementation": {"linkSupport": true},
+                    "references": {},
+                },
+                "experimental": {"serverStatusNotification": true},
+            },
+        });
+        let deadline = now_ms() + u64::from(self.config.request_timeout_ms);
+        let result = self.request("initialize", params, deadline)?;
+        let name = result.pointer("/capabilities/positionEncoding").and_then(Value::as_str);
+        self.saved.encoding = Encoding::from_lsp(name)
+            .ok_or_else(|| Fault::Broken(format!("the server chose an unknown position encoding {name:?}")))?;
+        self.notify("initialized", json!({}))
+    }
+
+    pub fn notify(&self, method: &str, params: Value) -> Result<(), Fault> {
+        self.transport
+            .send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
+    }
+
+    /// Send a request and wait for its answer, serving what the server asks meanwhile. A
+    /// request left unanswered at the deadline is cancelled and its answer dropped later.
+    pub fn request(&mut self, method: &str, params: Value, deadline_ms: u64) -> Result<Value, Fault> {
+        let id = self.saved.next_id;
+        self.saved.next_id += 1;
+        self.transport
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        loop {
+            let Some(message) = self.transport.receive(deadline_ms)? else {
+                self.saved.stale.insert(id);
+                let _ = self.notify("$/cancelRequest", json!({"id": id}));
+                return Err(Fault::Timeout(format!("{method} got no answer in time")));
+            };
+            if let Some(answer) = self.dispatch(message, id)? {
+                return answer;
+            }
+        }
+    }
+
+    /// Serve the server's messages until `until_ms`.
+    pub fn pump(&mut self, until_ms: u64) -> Result<(), Fault> {
+        while let Some(message) = self.transport.receive(until_ms)? {
+            // No request of ours is outstanding: id 0 is never used.
+            self.dispatch(message, 0)?;
+        }
+        Ok(())
+    }
+
+    /// Wait while the server reports work in progress (indexing), up to `deadline_ms`. True
+    /// when it is idle.
+    pub fn settle(&mut self, deadline_ms: u64) -> Result<bool, Fault> {
+        // Take in what arrived since the last call first.
+        self.pump(now_ms())?;
+        while self.saved.activity.busy() {
+            if now_ms() >= deadline_ms {
+                return Ok(false);
+            }
+            if let Some(message) = self.transport.receive(deadline_ms)? {
+                self.dispatch(message, 0)?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Handle one message: answer requests, account for notifications, and return the answer
+    /// to request `awaited` when this is it.
+    fn dispatch(&mut self, message: Value, awaited: u64) -> Result<Option<Result<Value, Fault>>, Fault> {
+        let method = message.get("method").and_then(Value::as_str);
+        match (method, message.get("id")) {
+            (Some(method), Some(id)) => {
+                let params = message.get("params").cloned().unwrap_or(Value::Null);
+                let settings = &self.entry.settings;
+                let reply = match server_requests::answer(method, &params, settings, &self.folders) {
+                    Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                    Err((code, text)) => {
+                        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}})
+                    }
+                };
+                self.transport.send(&reply)?;
+            }
+            (Some(method), None) => {
+                let params = message.get("params").cloned().unwrap_or(Value::Null);
+                self.saved.activity.observe(method, &params, now_ms());
+            }
+            (None, Some(id)) => {
+                let id = id.as_u64().unwrap_or(u64::MAX);
+                if id == awaited {
+                    return Ok(Some(match message.get("error") {
+                        Some(error) => Err(Fault::Answered(
+                            error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                            error
+                                .get("message")
+                                .and_then(Value::as_str)
+                                .unwrap_or("unknown error")
+                                .to_owned(),
+                        )),
+                        None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+                    }));
+                }
+                self.saved.stale.remove(&id);
+            }
+            (None, None) => {
+                return Err(Fault::Broken(
+                    "a message that is neither request, notification nor response".into(),
+                ));
+            }
+        }
+        Ok(None)
+    }
+
+    /// True when too many requests went unanswered: the server is wedged.
+    pub fn overloaded(&self) -> bool {
+        self.saved.stale.len() >= self.config.max_pending_requests as usize
+    }
+
+    pub fn save(&self) {
+        let json = serde_json::to_vec(&self.saved).expect("connection state serializes");
+        state::set(&saved_key(&self.key), &json);
+        state::set(&carry_key(&self.key), self.transport.carry());
+    }
+
+    pub fn stderr_tail(&self) -> String {
+        self.transport.stderr_tail()
+    }
+
+    /// shutdown, exit, a bounded wait, then managed termination of the whole tree.
+    pub fn shut_down(mut self) {
+        let timeout = u64::from(self.config.shutdown_timeout_ms);
+        let deadline = now_ms() + timeout;
+        if self.request("shutdown", Value::Null, deadline).is_ok() {
+            let _ = self.notify("exit", Value::Null);
+            self.transport.process.wait(Some(left(deadline)));
+        }
+        self.transport.process.terminate();
+        state::delete(&saved_key(&self.key));
+        state::delete(&carry_key(&self.key));
+    }
+}

@@ -1,0 +1,122 @@
+//! The workspace and the queried document, through seam:fs: resolved in the world's file
+//! system, checked to lie inside the workspace, and read as a bounded text stream.
+
+use serde_json::{Value, json};
+
+use crate::bindings::exports::seam::lsp::lsp::Error;
+use crate::bindings::seam::fs::fs::{self, Target};
+use crate::bindings::seam::fs::types::FileKind;
+use crate::errors;
+
+/// Largest chunk asked of the stream at once.
+const CHUNK_BYTES: u32 = 256 * 1024;
+
+pub struct Workspace {
+    pub target: Target,
+    /// Where the server runs (its cwd).
+    pub process_path: String,
+    /// `rootUri`, as the fs provider encodes it.
+    pub uri: String,
+    /// The path the server sees, decoded from `uri`: result paths are made relative to it.
+    pub root: String,
+}
+
+impl Workspace {
+    pub fn open(path: &str) -> Result<Self, Error> {
+        if !path.starts_with('/') {
+            return Err(errors::error(
+                errors::NOT_FOUND,
+                format!("the workspace {path:?} must be an absolute path"),
+            ));
+        }
+        let target = fs::resolve(path, "/").map_err(errors::from_fs)?;
+        let metadata = fs::stat(&target).map_err(errors::from_fs)?;
+        if metadata.kind != FileKind::Dir {
+            return Err(errors::error(
+                errors::NOT_FOUND,
+                format!("the workspace {path} is not a directory"),
+            ));
+        }
+        let uri = fs::file_url(&target).map_err(errors::from_fs)?;
+        Ok(Self {
+            process_path: fs::process_path(&target).map_err(errors::from_fs)?,
+            root: crate::uri::file_path(&uri).unwrap_or_else(|| target.key.clone()),
+            uri,
+            target,
+        })
+    }
+
+    pub fn folders(&self) -> Value {
+        let name = self.root.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/");
+        json!([{"uri": self.uri, "name": name}])
+    }
+}
+
+pub struct Document {
+    pub uri: String,
+    pub text: String,
+    pub language_id: String,
+}
+
+impl Document {
+    /// `path` (absolute, or relative to the workspace) read whole, at most `max_bytes`.
+    pub fn open(workspace: &Workspace, path: &str, max_bytes: u32) -> Result<Self, Error> {
+        let target = fs::resolve(path, &workspace.target.display_path).map_err(errors::from_fs)?;
+        if !fs::contains(&workspace.target, &target) {
+            return Err(errors::error(
+                errors::OUTSIDE_WORKSPACE,
+                format!(
+                    "{} is not inside the workspace {}",
+                    target.display_path, workspace.target.display_path
+                ),
+            ));
+        }
+        Ok(Self {
+            text: read_text(&target, max_bytes)?,
+            uri: fs::file_url(&target).map_err(errors::from_fs)?,
+            language_id: language_id(&target.display_path).to_owned(),
+        })
+    }
+}
+
+/// A whole text file through the fs seam's stream, refused past `max_bytes`.
+pub fn read_text(target: &Target, max_bytes: u32) -> Result<String, Error> {
+    let stream = fs::stream_text(target).map_err(errors::from_fs)?;
+    let mut text = String::new();
+    while let Some(chunk) = stream.read(CHUNK_BYTES).map_err(errors::from_fs)? {
+        text.push_str(&chunk);
+        if text.len() > max_bytes as usize {
+            return Err(errors::error(
+                errors::TOO_LARGE,
+                format!("{} is larger than {max_bytes} bytes", target.display_path),
+            ));
+        }
+    }
+    Ok(text)
+}
+
+/// A file other than the document, by the absolute path a server named (to convert its columns).
+pub fn read_path(path: &str, max_bytes: u32) -> Option<String> {
+    let target = fs::resolve(path, "/").ok()?;
+    read_text(&target, max_bytes).ok()
+}
+
+/// The LSP language identifier for a file name.
+fn language_id(path: &str) -> &str {
+    let extension = path.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    match extension {
+        "rs" => "rust",
+        "ts" | "mts" | "cts" => "typescript",
+        "tsx" => "typescriptreact",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "javascriptreact",
+        "py" | "pyi" => "python",
+        "go" => "go",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" => "cpp",
+        "java" => "java",
+        "rb" => "ruby",
+        "sh" | "bash" => "shellscript",
+        other => other,
+    }
+}

@@ -1,0 +1,70 @@
+//! One query at a time per connection, across concurrent lanes: a lease in seam:host/state
+//! taken with compare-and-swap. Waiters sleep in the host (`wait-change`), not in guest time.
+//! A lease carries its expiry, so a lane that trapped mid-query cannot wedge the connection;
+//! whoever takes over an expired lease learns it, because that connection's protocol state
+//! may be torn.
+
+use crate::bindings::exports::seam::lsp::lsp::Error;
+use crate::bindings::seam::host::state;
+use crate::clock::{left, now_ms};
+use crate::errors;
+
+pub struct Lease {
+    key: String,
+    value: Vec<u8>,
+    /// The previous holder's lease had expired: it never finished.
+    pub took_over: bool,
+}
+
+fn unique() -> u64 {
+    loop {
+        let current = state::get("lease-counter");
+        let n = current
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok()?.parse::<u64>().ok())
+            .unwrap_or(0)
+            + 1;
+        if state::compare_and_swap("lease-counter", current.as_deref(), Some(n.to_string().as_bytes())) {
+            return n;
+        }
+    }
+}
+
+fn expiry(value: &[u8]) -> u64 {
+    std::str::from_utf8(value)
+        .ok()
+        .and_then(|v| v.rsplit(':').next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+impl Lease {
+    /// Take the lease `name` for at most `hold_ms`, waiting up to `wait_ms` for its holder.
+    pub fn acquire(name: &str, hold_ms: u64, wait_ms: u64) -> Result<Self, Error> {
+        let key = format!("lease/{name}");
+        let nonce = unique();
+        let deadline = now_ms() + wait_ms;
+        let mut current = state::get(&key);
+        loop {
+            let value = format!("{nonce}:{}", now_ms() + hold_ms).into_bytes();
+            let took_over = current.as_deref().is_some_and(|held| expiry(held) < now_ms());
+            if (current.is_none() || took_over) && state::compare_and_swap(&key, current.as_deref(), Some(&value)) {
+                return Ok(Self { key, value, took_over });
+            }
+            if now_ms() >= deadline {
+                return Err(errors::error(
+                    errors::TIMEOUT,
+                    format!("another query on {name} did not finish within {wait_ms} ms"),
+                ));
+            }
+            let held_until = current.as_deref().map(expiry).unwrap_or(0);
+            let wake = left(deadline.min(held_until.max(now_ms() + 1)));
+            current = state::wait_change(&key, current.as_deref(), wake.max(1));
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        state::compare_and_swap(&self.key, Some(&self.value), None);
+    }
+}

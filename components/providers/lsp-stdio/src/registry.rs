@@ -1,0 +1,213 @@
+//! The server table, published whole in seam:host/state (key `servers`). The configured table
+//! is checked and every command resolved before one compare-and-swap publishes it, so no call
+//! ever sees half of it; runtime registrations join it the same way.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::bindings::exports::seam::lsp::lsp::{Error, Server, ServerStatus};
+use crate::bindings::seam::host::state;
+use crate::bindings::seam::subprocess::subprocess;
+use crate::config::{Config, MissingServers, ServerConfig};
+use crate::errors;
+
+const KEY: &str = "servers";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub id: String,
+    /// As configured or registered.
+    pub command: Vec<String>,
+    /// `command` with argv[0] resolved to an absolute path.
+    pub argv: Vec<String>,
+    pub extensions: Vec<String>,
+    pub settings: Value,
+    pub initialization_options: Option<Value>,
+    /// Why it cannot serve (its command was not found when the table was loaded).
+    pub unavailable: Option<String>,
+}
+
+impl Entry {
+    pub fn status(&self) -> ServerStatus {
+        ServerStatus {
+            server: Server {
+                id: self.id.clone(),
+                command: self.command.clone(),
+                extensions: self.extensions.clone(),
+            },
+            unavailable: self.unavailable.clone(),
+        }
+    }
+}
+
+/// The published table; the configured one is checked and published on first use.
+pub fn table(config: &Config) -> Result<Vec<Entry>, Error> {
+    loop {
+        if let Some(bytes) = state::get(KEY) {
+            return Ok(serde_json::from_slice(&bytes).unwrap_or_default());
+        }
+        let entries = configured(config)?;
+        let json = serde_json::to_vec(&entries).expect("entries serialize");
+        if state::compare_and_swap(KEY, None, Some(&json)) {
+            return Ok(entries);
+        }
+    }
+}
+
+/// The configured servers, every one checked and resolved, or every problem at once.
+fn configured(config: &Config) -> Result<Vec<Entry>, Error> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut problems = Vec::new();
+    for (id, server) in &config.servers {
+        let ServerConfig {
+            command,
+            extensions,
+            settings,
+            initialization_options,
+        } = server.clone();
+        if let Err(e) = check_shape(id, &command, &extensions, &entries) {
+            problems.push(e.message);
+            continue;
+        }
+        let (argv, unavailable) = match resolve(&command) {
+            Ok(argv) => (argv, None),
+            Err(e) if config.missing_servers == MissingServers::Report => (command.clone(), Some(e.message)),
+            Err(e) => {
+                problems.push(e.message);
+                continue;
+            }
+        };
+        entries.push(Entry {
+            id: id.clone(),
+            command,
+            argv,
+            extensions,
+            settings: settings.unwrap_or_else(|| Value::Object(Default::default())),
+            initialization_options,
+            unavailable,
+        });
+    }
+    if problems.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors::error(
+            errors::INVALID_SERVER,
+            format!("the configured language servers were refused: {}", problems.join("; ")),
+        ))
+    }
+}
+
+fn resolve(command: &[String]) -> Result<Vec<String>, Error> {
+    let program = subprocess::resolve_executable(&command[0], &[]).map_err(|e| {
+        errors::error(
+            errors::INVALID_SERVER,
+            format!("cannot run {:?}: {} ({})", command[0], e.message, e.code),
+        )
+    })?;
+    Ok(std::iter::once(program).chain(command[1..].iter().cloned()).collect())
+}
+
+/// Id, argv and extensions well formed, and neither id nor extensions taken in `taken`.
+fn check_shape(id: &str, command: &[String], extensions: &[String], taken: &[Entry]) -> Result<(), Error> {
+    let invalid = |message: String| Err(errors::error(errors::INVALID_SERVER, message));
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        return invalid(format!("server id {id:?}: use letters, digits, '-', '_' and '.'"));
+    }
+    if command.first().is_none_or(String::is_empty) {
+        return invalid(format!("server {id}: the command is empty"));
+    }
+    if extensions.is_empty() {
+        return invalid(format!("server {id}: no extensions"));
+    }
+    for (i, extension) in extensions.iter().enumerate() {
+        let name = extension.strip_prefix('.').unwrap_or_default();
+        if name.is_empty() || name.contains(['.', '/']) || extensions[..i].contains(extension) {
+            return invalid(format!(
+                "server {id}: extension {extension:?} must be a final extension with its dot (\".rs\"), listed once"
+            ));
+        }
+    }
+    if taken.iter().any(|e| e.id == id) {
+        return Err(errors::error(errors::DUPLICATE_ID, format!("server id {id} is taken")));
+    }
+    for extension in extensions {
+        if let Some(owner) = taken.iter().find(|e| e.extensions.contains(extension)) {
+            return Err(errors::error(
+                errors::EXTENSION_TAKEN,
+                format!("extension {extension} belongs to server {}", owner.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Add a server: all of it or, on any conflict, nothing.
+pub fn register(config: &Config, server: Server) -> Result<(), Error> {
+    table(config)?;
+    check_shape(&server.id, &server.command, &server.extensions, &[])?;
+    let argv = resolve(&server.command)?;
+    loop {
+        let current = state::get(KEY);
+        let mut entries: Vec<Entry> = current
+            .as_deref()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or_default();
+        check_shape(&server.id, &server.command, &server.extensions, &entries)?;
+        entries.push(Entry {
+            id: server.id.clone(),
+            command: server.command.clone(),
+            argv: argv.clone(),
+            extensions: server.extensions.clone(),
+            settings: Value::Object(Default::default()),
+            initialization_options: None,
+            unavailable: None,
+        });
+        let json = serde_json::to_vec(&entries).expect("entries serialize");
+        if state::compare_and_swap(KEY, current.as_deref(), Some(&json)) {
+            return Ok(());
+        }
+    }
+}
+
+/// Remove a server from the table; its entry when it was there.
+pub fn unregister(config: &Config, id: &str) -> Option<Entry> {
+    table(config).ok()?;
+    loop {
+        let current = state::get(KEY)?;
+        let mut entries: Vec<Entry> = serde_json::from_slice(&current).unwrap_or_default();
+        let at = entries.iter().position(|e| e.id == id)?;
+        let removed = entries.remove(at);
+        let json = serde_json::to_vec(&entries).expect("entries serialize");
+        if state::compare_and_swap(KEY, Some(&current), Some(&json)) {
+            return Some(removed);
+        }
+    }
+}
+
+/// The server owning `path`'s final extension.
+pub fn route<'a>(entries: &'a [Entry], path: &str) -> Result<&'a Entry, Error> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let extension = name.rfind('.').filter(|&at| at > 0).map(|at| &name[at..]);
+    let entry = extension.and_then(|ext| entries.iter().find(|e| e.extensions.iter().any(|x| x == ext)));
+    let Some(entry) = entry else {
+        let served: Vec<String> = entries.iter().flat_map(|e| e.extensions.clone()).collect();
+        return Err(errors::error(
+            errors::NO_SERVER,
+            format!(
+                "no language server for {name} (extensions served: {})",
+                if served.is_empty() {
+                    "none".to_owned()
+                } else {
+                    served.join(" ")
+                }
+            ),
+        ));
+    };
+    if let Some(why) = &entry.unavailable {
+        return Err(errors::error(
+            errors::INVALID_SERVER,
+            format!("language server {} is unavailable: {why}", entry.id),
+        ));
+    }
+    Ok(entry)
+}

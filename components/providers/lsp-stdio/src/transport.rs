@@ -1,0 +1,105 @@
+//! JSON-RPC messages over the server's pipes, through the subprocess seam. Bytes read past
+//! the last whole frame are handed back (`carry`) so the next lane continues mid-stream.
+
+use serde_json::Value;
+
+use crate::bindings::seam::subprocess::subprocess::Process;
+use crate::bindings::seam::subprocess::types::Stream;
+use crate::clock::{left, now_ms};
+use crate::framing::{self, Decoder, FrameError};
+
+/// Largest single pipe read.
+const READ_BYTES: u32 = 64 * 1024;
+/// How much of the server's stderr tail a failure message quotes.
+const STDERR_QUOTE_BYTES: usize = 2 * 1024;
+
+/// Why talking to the server stopped.
+#[derive(Debug)]
+pub enum Fault {
+    /// The server exited or closed its pipes.
+    Died(String),
+    /// It broke the protocol (bad frame, invalid JSON).
+    Broken(String),
+    /// A frame over the limit.
+    TooLarge(String),
+    /// No answer before the deadline.
+    Timeout(String),
+    /// It answered with a JSON-RPC error (code, message).
+    Answered(i64, String),
+}
+
+pub struct Transport {
+    pub process: Process,
+    decoder: Decoder,
+    max_frame: usize,
+}
+
+impl Transport {
+    pub fn new(process: Process, carry: Vec<u8>, max_frame: usize) -> Self {
+        Self {
+            process,
+            decoder: Decoder::with_carry(carry),
+            max_frame,
+        }
+    }
+
+    pub fn carry(&self) -> &[u8] {
+        self.decoder.carry()
+    }
+
+    pub fn send(&self, message: &Value) -> Result<(), Fault> {
+        let body = serde_json::to_vec(message).expect("a JSON value serializes");
+        self.process.write_stdin(&framing::encode(&body)).map_err(|e| {
+            Fault::Died(format!(
+                "writing to the server failed: {}{}",
+                e.message,
+                self.stderr_tail()
+            ))
+        })
+    }
+
+    /// The next message, or None when none arrived before `deadline_ms`.
+    pub fn receive(&mut self, deadline_ms: u64) -> Result<Option<Value>, Fault> {
+        loop {
+            match self.decoder.next_frame(self.max_frame) {
+                Ok(Some(frame)) => {
+                    return serde_json::from_slice(&frame)
+                        .map(Some)
+                        .map_err(|e| Fault::Broken(format!("the server sent invalid JSON: {e}")));
+                }
+                Ok(None) => {}
+                Err(e @ FrameError::TooLarge { .. }) => return Err(Fault::TooLarge(e.to_string())),
+                Err(e) => return Err(Fault::Broken(e.to_string())),
+            }
+            let read = self
+                .process
+                .read_pipe(Stream::Stdout, READ_BYTES, left(deadline_ms))
+                .map_err(|e| Fault::Died(format!("reading from the server failed: {}", e.message)))?;
+            if read.eof {
+                return Err(Fault::Died(format!(
+                    "the server closed its output{}",
+                    self.stderr_tail()
+                )));
+            }
+            if read.data.is_empty() && now_ms() >= deadline_ms {
+                return Ok(None);
+            }
+            self.decoder.push(&read.data);
+        }
+    }
+
+    /// The end of the server's stderr, for failure messages.
+    pub fn stderr_tail(&self) -> String {
+        let Ok(chunk) = self.process.read_from(Stream::Stderr, 0, u32::MAX) else {
+            return String::new();
+        };
+        let text = String::from_utf8_lossy(&chunk.data);
+        let text = text.trim();
+        if text.is_empty() {
+            return String::new();
+        }
+        let start = text.len().saturating_sub(STDERR_QUOTE_BYTES);
+        let start = (start..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        format!("; its stderr ends with: {}", &text[start..])
+    }
+}

@@ -1,0 +1,220 @@
+//! The lsp tool against real language servers (rust-analyzer, typescript-language-server):
+//! the four operations, UTF-16 columns on non-ASCII lines, a server killed mid-session, routing
+//! and configuration errors, single flight, and a world with another fs stack.
+
+use crate::common::*;
+use crate::lsp_support::*;
+use std::path::Path;
+
+const FS_LOCAL: &str = "fs = \"fs-local\"";
+
+fn code(result: &seam_host::ToolResult) -> String {
+    result.code.clone().unwrap_or_default()
+}
+
+#[test]
+fn rust_analyzer_answers_the_four_operations() {
+    let (_dir, ws) = project("rust");
+    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+
+    // The call sits on a line with "é😀" before it: its UTF-16 column differs from its byte offset.
+    let call_site = position(&ws, "src/lib.rs", "total_area", 1);
+    let text = answer(&lsp(&world, "go_to_definition", "src/lib.rs", call_site));
+    assert_eq!(starts(&text), [("src/lib.rs".to_owned(), 6, 8)], "{text}");
+
+    let text = answer(&lsp(&world, "find_references", "src/lib.rs", (6, 8)));
+    let found = starts(&text);
+    assert!(
+        found.contains(&("src/lib.rs".to_owned(), call_site.0, call_site.1)),
+        "{text}"
+    );
+    assert!(found.contains(&("src/lib.rs".to_owned(), 6, 8)), "{text}");
+
+    let trait_name = position(&ws, "src/shapes.rs", "Area", 0);
+    let text = answer(&lsp(&world, "go_to_implementation", "src/shapes.rs", trait_name));
+    let found = starts(&text);
+    assert!(
+        found
+            .iter()
+            .any(|(path, line, _)| path == "src/shapes.rs" && *line == 12),
+        "{text}"
+    );
+
+    let square = position(&ws, "src/lib.rs", "Square", 0);
+    let text = answer(&lsp(&world, "go_to_definition", "src/lib.rs", square));
+    assert_eq!(starts(&text), [("src/shapes.rs".to_owned(), 8, 12)], "{text}");
+
+    let text = answer(&lsp(&world, "hover", "src/lib.rs", call_site));
+    assert!(
+        text.contains("fn total_area") && text.contains("sum of the areas"),
+        "{text}"
+    );
+    stop_servers(&ws);
+}
+
+#[test]
+fn typescript_answers_the_four_operations() {
+    let (_dir, ws) = project("ts");
+    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+
+    let call_site = position(&ws, "src/main.ts", "totalArea", 1);
+    let text = answer(&lsp(&world, "go_to_definition", "src/main.ts", call_site));
+    assert_eq!(starts(&text), [("src/main.ts".to_owned(), 4, 17)], "{text}");
+
+    let class = position(&ws, "src/shapes.ts", "Square", 0);
+    let text = answer(&lsp(&world, "find_references", "src/shapes.ts", class));
+    let found = starts(&text);
+    let use_site = position(&ws, "src/main.ts", "Square", 1);
+    assert!(
+        found.contains(&("src/main.ts".to_owned(), use_site.0, use_site.1)),
+        "{text}"
+    );
+    assert!(
+        found.contains(&("src/shapes.ts".to_owned(), class.0, class.1)),
+        "{text}"
+    );
+
+    let interface = position(&ws, "src/shapes.ts", "Area", 0);
+    let text = answer(&lsp(&world, "go_to_implementation", "src/shapes.ts", interface));
+    assert_eq!(
+        starts(&text),
+        [("src/shapes.ts".to_owned(), class.0, class.1)],
+        "{text}"
+    );
+
+    let text = answer(&lsp(&world, "hover", "src/main.ts", call_site));
+    assert!(
+        text.contains("function totalArea") && text.contains("sum of the areas"),
+        "{text}"
+    );
+    stop_servers(&ws);
+}
+
+#[test]
+fn a_killed_server_is_replaced_on_the_next_query() {
+    let (_dir, ws) = project("ts");
+    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    answer(&lsp(&world, "hover", "src/main.ts", at));
+    let servers = servers_in(&ws, "typescript-language-server");
+    assert_eq!(servers.len(), 1, "one server per (server, workspace): {servers:?}");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(servers[0] as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    assert!(eventually(std::time::Duration::from_secs(10), || !Path::new(&format!(
+        "/proc/{}",
+        servers[0]
+    ))
+    .exists()
+        || std::fs::read_to_string(format!("/proc/{}/stat", servers[0]))
+            .is_ok_and(|s| s.contains(") Z"))));
+
+    let text = answer(&lsp(&world, "hover", "src/main.ts", at));
+    assert!(text.contains("function totalArea"), "{text}");
+    let fresh = servers_in(&ws, "typescript-language-server");
+    assert!(
+        fresh.len() == 1 && fresh[0] != servers[0],
+        "{fresh:?} after killing {servers:?}"
+    );
+    stop_servers(&ws);
+}
+
+#[test]
+fn concurrent_first_queries_start_one_server() {
+    let (_dir, ws) = project("ts");
+    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    std::thread::scope(|scope| {
+        let calls: Vec<_> = (0..3)
+            .map(|_| scope.spawn(|| lsp(&world, "hover", "src/main.ts", at)))
+            .collect();
+        for call in calls {
+            let text = answer(&call.join().unwrap());
+            assert!(text.contains("function totalArea"), "{text}");
+        }
+    });
+    assert_eq!(servers_in(&ws, "typescript-language-server").len(), 1);
+    stop_servers(&ws);
+}
+
+#[test]
+fn routing_positions_and_paths_fail_with_their_codes() {
+    let (_dir, ws) = project("ts");
+    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    assert_eq!(code(&lsp(&world, "hover", "README.md", (1, 1))), "LSP_NO_SERVER");
+    assert_eq!(code(&lsp(&world, "hover", "src/gone.ts", (1, 1))), "LSP_NOT_FOUND");
+    assert_eq!(
+        code(&lsp(&world, "hover", "src/main.ts", (0, 1))),
+        "LSP_INVALID_POSITION"
+    );
+    assert_eq!(
+        code(&lsp(&world, "hover", "src/main.ts", (99, 1))),
+        "LSP_INVALID_POSITION"
+    );
+    assert_eq!(
+        code(&lsp(&world, "hover", "src/main.ts", (1, 999))),
+        "LSP_INVALID_POSITION"
+    );
+    assert_eq!(
+        code(&lsp(&world, "hover", "/etc/hosts.ts", (1, 1))),
+        "LSP_OUTSIDE_WORKSPACE"
+    );
+    let bad = call(
+        &world,
+        "lsp",
+        serde_json::json!({"operation": "rename", "file_path": "a.ts", "line": 1, "character": 1}),
+    );
+    assert_eq!(code(&bad), "INVALID_ARGUMENTS");
+    // None of these started a server.
+    assert!(servers_in(&ws, "typescript-language-server").is_empty());
+}
+
+#[test]
+fn a_missing_server_binary_refuses_the_world_or_is_reported_at_query() {
+    let (_dir, ws) = project("ts");
+    let ghost =
+        "[config.lsp-stdio.servers.ghost]\ncommand = [\"seam-no-such-language-server\"]\nextensions = [\".ghost\"]\n";
+    let refused = try_world(&world_toml(FS_LOCAL, &format!("{SERVERS}{ghost}")), &ws);
+    let error = refused.err().expect("a world with a missing server is refused at load");
+    assert!(
+        error.to_string().contains("LSP_INVALID_SERVER"),
+        "[{}] {error}",
+        error.code()
+    );
+    assert!(error.to_string().contains("seam-no-such-language-server"), "{error}");
+
+    let report = format!("{SERVERS}{ghost}[config.lsp-stdio]\nmissing_servers = \"report\"\n");
+    let world = lsp_world(FS_LOCAL, &report, &ws);
+    std::fs::write(ws.join("a.ghost"), "boo\n").unwrap();
+    let result = lsp(&world, "hover", "a.ghost", (1, 1));
+    assert_eq!(code(&result), "LSP_INVALID_SERVER", "{}", result.text());
+    assert!(
+        result.text().contains("seam-no-such-language-server"),
+        "{}",
+        result.text()
+    );
+    assert!(world.tools()[0].description.contains("ghost (.ghost, unavailable)"));
+}
+
+#[test]
+fn the_default_world_serves_lsp() {
+    let (_dir, ws) = project("ts");
+    let world = default_world(&ws);
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    let text = answer(&lsp(&world, "go_to_definition", "src/main.ts", at));
+    assert_eq!(starts(&text), [("src/main.ts".to_owned(), 4, 17)], "{text}");
+    stop_servers(&ws);
+}
+
+#[test]
+fn a_world_with_another_fs_stack_still_serves() {
+    let (_dir, ws) = project("ts");
+    let fs = "fs = [\"fs-observation-policy\", \"fs-sandbox\", \"fs-local\"]";
+    let world = lsp_world(fs, SERVERS, &ws);
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    let text = answer(&lsp(&world, "hover", "src/main.ts", at));
+    assert!(text.contains("function totalArea"), "{text}");
+    stop_servers(&ws);
+}
