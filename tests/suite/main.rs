@@ -23,6 +23,7 @@ mod lsp;
 mod lsp_support;
 mod mcp;
 mod plugins;
+mod plugin_kits;
 mod resources;
 mod sandbox_chain;
 mod sandbox_git;

@@ -1,6 +1,8 @@
 //! `seam world check`
 
 use super::Cli;
+use seam_host::World;
+use seam_host::world::file::Plugin;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,7 +16,17 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     };
     let graph = world.graph();
     if json {
-        println!("{}", serde_json::to_string_pretty(&graph)?);
+        let mut nodes = serde_json::to_value(&graph)?;
+        for node in nodes.as_array_mut().into_iter().flatten() {
+            let plugin = node["component"].as_str().and_then(|name| plugin_named(&world, name));
+            if let (Some(plugin), Some(node)) = (plugin, node.as_object_mut()) {
+                node.insert("grants".into(), serde_json::json!(plugin.grants));
+                let limits = &plugin.limits;
+                let limits = serde_json::json!({"memory_mb": limits.memory_mb, "guest_time_ms": limits.guest_time_ms});
+                node.insert("limits".into(), limits);
+            }
+        }
+        println!("{}", serde_json::to_string_pretty(&nodes)?);
         return Ok(ExitCode::SUCCESS);
     }
     println!(
@@ -24,7 +36,10 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
         world.sandbox_mode().as_str()
     );
     for node in &graph {
-        println!("{} [{}]", node.component, node.role);
+        match plugin_named(&world, &node.component) {
+            Some(plugin) => println!("{} [plugin] {}", node.component, grants_and_limits(plugin)),
+            None => println!("{} [{}]", node.component, node.role),
+        }
         let wasi = node
             .imports
             .iter()
@@ -40,4 +55,21 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     let tools: Vec<&str> = world.tools().iter().map(|t| t.name.as_str()).collect();
     println!("tools: {}", tools.join(", "));
     Ok(ExitCode::SUCCESS)
+}
+
+fn plugin_named<'w>(world: &'w World, component: &str) -> Option<&'w Plugin> {
+    world.plugins().iter().find(|p| p.component.name() == component)
+}
+
+/// `grants: fs; limits: 64 MB, 2000 ms per call`
+fn grants_and_limits(plugin: &Plugin) -> String {
+    let grants = if plugin.grants.is_empty() {
+        "none".to_string()
+    } else {
+        plugin.grants.join(", ")
+    };
+    format!(
+        "grants: {grants}; limits: {} MB, {} ms per call",
+        plugin.limits.memory_mb, plugin.limits.guest_time_ms
+    )
 }
