@@ -2,6 +2,7 @@
 //! ratios hold on a noisy machine.
 
 mod fs;
+mod lsp;
 mod sandbox;
 mod swap;
 mod terminal;
@@ -58,7 +59,7 @@ impl Options {
 
 /// The benchmark groups, in the order they run; `seam bench --only` selects among them.
 pub const GROUPS: &[&str] = &[
-    "crossing", "lane", "bash", "cli", "mcp", "sandbox", "fs", "swap", "terminal",
+    "crossing", "lane", "bash", "cli", "mcp", "sandbox", "fs", "swap", "terminal", "lsp",
 ];
 
 /// Run the selected benchmarks; `report` is called with each row as soon as it is measured.
@@ -102,6 +103,9 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
         for row in terminal::rows(&default, 40 * scale)? {
             report(row);
         }
+    }
+    if options.wants("lsp") {
+        report(lsp::hover(runtime, 10 * scale)?);
     }
     Ok(())
 }
