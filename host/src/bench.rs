@@ -195,9 +195,10 @@ impl WasiView for Direct {
 }
 
 /// The components one bash call reaches: the tool, the policy it resolves, the shell and the
-/// subprocess provider (plus the approval provider linked for escalations).
+/// subprocess provider, and the jobs registry it tells of ended background jobs (plus the
+/// approval provider linked for escalations).
 const BASH_CHAIN_WORLD: &str = "tools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
-    shell = \"bash-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n";
+    shell = \"bash-local\"\njobs = \"jobs-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n";
 
 /// A fresh lane with the whole bash chain instantiated.
 fn lane_setup(runtime: &Arc<Runtime>, workspace: &Path, n: u32) -> anyhow::Result<Row> {

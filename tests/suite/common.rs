@@ -47,6 +47,37 @@ pub fn bash(world: &World, command: &str) -> ToolResult {
     call(world, "bash", serde_json::json!({ "command": command }))
 }
 
+/// Run `seam --workspace DIR call --batch` on `lines` (one JSON call each) and return its
+/// answers, one JSON result per line.
+pub fn batch(workspace: &Path, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+        .args([
+            "--workspace",
+            workspace.to_str().expect("a UTF-8 path"),
+            "call",
+            "--batch",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("seam starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin.write_all(input.as_bytes()).expect("write the batch");
+    drop(stdin);
+    let out = child.wait_with_output().expect("seam ends");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON result per line"))
+        .collect()
+}
+
+/// The first text of a JSON tool result (as `seam call --json` and `--batch` print it).
+pub fn first_text(result: &serde_json::Value) -> String {
+    result["content"][0]["text"].as_str().unwrap_or_default().to_string()
+}
+
 /// Processes whose command line contains `marker`, with their state letter from /proc.
 pub fn processes_with(marker: &str) -> Vec<(u32, char)> {
     let mut found = Vec::new();

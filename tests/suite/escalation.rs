@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 fn sandboxed(dir: &Path, mode: &str, approval: &str) -> World {
     let toml = format!(
         "sandbox = {mode:?}\ntools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
-         shell = \"bash-sandbox\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = {approval:?}\n"
+         shell = \"bash-sandbox\"\njobs = \"jobs-local\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = {approval:?}\n"
     );
     world(&toml, dir)
 }

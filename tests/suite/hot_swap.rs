@@ -22,6 +22,7 @@ fn bash_world(workspace: &str, extra: &str) -> String {
         [providers]
         subprocess = "subprocess-local"
         shell = "bash-local"
+        jobs = "jobs-local"
         policy = "sandbox-policy"
         approval = "approval-never"
         {extra}

@@ -18,6 +18,7 @@ mod fs_support;
 mod fs_tools;
 mod fs_versions;
 mod hot_swap;
+mod jobs;
 mod linking;
 mod lsp;
 mod lsp_support;

@@ -184,7 +184,7 @@ fn asking_world(dir: &Path) -> std::path::PathBuf {
     std::fs::write(
         &file,
         "sandbox = \"read-only\"\ntools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
-         shell = \"bash-sandbox\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\n\
+         shell = \"bash-sandbox\"\njobs = \"jobs-local\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\n\
          approval = \"approval-prompt\"\n",
     )
     .unwrap();

@@ -15,6 +15,7 @@ fn plugin_world(grants: &str, dir: &Path) -> Result<seam_host::World, seam_host:
         [providers]
         subprocess = "subprocess-local"
         shell = "bash-local"
+        jobs = "jobs-local"
         policy = "sandbox-policy"
         approval = "approval-never"
         counter = {counter:?}

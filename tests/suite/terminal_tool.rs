@@ -1,7 +1,7 @@
 //! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
 //! waits, cancellation, ownership.
 
-use crate::common::{default_world, eventually};
+use crate::common::{batch, default_world, eventually, first_text};
 use crate::terminal_support::{Agent, pty_lock};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -282,26 +282,8 @@ fn the_batch_mode_drives_a_whole_terminal_session() {
         serde_json::json!({"tool": "terminal_list", "args": {}}),
     ];
     std::fs::create_dir(dir.path().join("sub")).unwrap();
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
-        .args(["--workspace", dir.path().to_str().unwrap(), "call", "--batch"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let results: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let text = |i: usize| {
-        results[i]["content"][0]["text"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    };
+    let results = batch(dir.path(), &lines);
+    let text = |i: usize| first_text(&results[i]);
     assert_eq!(results.len(), lines.len(), "{results:?}");
     assert!(text(0).contains("pty-1"), "{}", text(0));
     assert!(text(2).contains("kept in sub"), "{}", text(2));

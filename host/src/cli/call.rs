@@ -17,7 +17,8 @@ pub struct Args {
     json: bool,
     /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
     /// each with one JSON line. All calls share one session of one world; a line
-    /// {"sandbox_mode": MODE} changes that session's standing sandbox mode.
+    /// {"sandbox_mode": MODE} changes that session's standing sandbox mode. At the end of input
+    /// the session's agent is released: its terminals and background jobs are closed.
     #[arg(long, conflicts_with_all = ["tool", "json"])]
     batch: bool,
 }
@@ -132,5 +133,8 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string(&result)?)?;
         out.flush()?;
     }
+    // The session's agent is done: its terminals and background jobs end now, in order,
+    // rather than by the host's exit.
+    world.release_agent(&world.session().agent);
     Ok(ExitCode::SUCCESS)
 }

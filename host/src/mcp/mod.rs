@@ -3,7 +3,8 @@
 //! Each `tools/call` runs `World::call` on a blocking thread, so calls run in parallel lanes.
 //! Progress reported by a tool becomes `notifications/progress` when the client sent a progress
 //! token; `notifications/cancelled` cancels the call and terminates the processes it spawned;
-//! approval requests reach the human through elicitation when the client supports it.
+//! approval requests reach the human through elicitation when the client supports it. When the
+//! client disconnects, the agents it called as are released (terminals and jobs closed).
 
 mod asker;
 mod calls;
@@ -46,7 +47,7 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
         .thread_name("seam-mcp")
         .build()?;
     let server = SeamServer::new(world.clone());
-    let calls = server.calls();
+    let (calls, agents, live) = (server.calls(), server.agents(), world.clone());
     let served = runtime.block_on(async move {
         // Pipes (how MCP clients start servers) are read on the IO reactor rather than through
         // the blocking pool: one thread hop less per message.
@@ -61,6 +62,12 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
     });
     // Calls still running when the client left would keep the runtime from shutting down.
     calls.cancel_all();
+    // The client's agents are gone with it: their terminals and background jobs end now.
+    let agents = std::mem::take(&mut *agents.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    let current = live.current();
+    for agent in &agents {
+        current.release_agent(agent);
+    }
     runtime.shutdown_timeout(SHUTDOWN_GRACE);
     served
 }

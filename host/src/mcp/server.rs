@@ -11,12 +11,15 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Serves one live world to one client: each request reads the world current when it arrives.
 pub struct SeamServer {
     world: Arc<LiveWorld>,
     calls: Arc<Calls>,
+    /// The agents calls were made as: released when the session ends.
+    agents: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl SeamServer {
@@ -24,7 +27,13 @@ impl SeamServer {
         Self {
             world,
             calls: Arc::default(),
+            agents: Arc::default(),
         }
+    }
+
+    /// The agents this session has made calls as so far.
+    pub fn agents(&self) -> Arc<Mutex<BTreeSet<String>>> {
+        self.agents.clone()
     }
 
     /// The calls in flight, to cancel them when the session ends.
@@ -42,10 +51,15 @@ impl SeamServer {
             .map(|info| info.client_info.name.clone())
             .filter(|name| !name.is_empty());
         let defaults = world.session();
+        let agent = agent.unwrap_or(defaults.agent);
+        self.agents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(agent.clone());
         CallContext {
             session: Session {
                 id: "mcp".into(),
-                agent: agent.unwrap_or(defaults.agent),
+                agent,
                 cwd: defaults.cwd,
             },
             progress: request

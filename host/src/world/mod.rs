@@ -5,9 +5,11 @@ pub mod builtin;
 pub mod cache;
 pub mod file;
 pub mod linked;
+mod owners;
 mod runtime;
 mod tools;
 
+pub use owners::Released;
 pub use runtime::{Runtime, RuntimeOptions};
 pub use tools::{Content, ToolResult, ToolSpec};
 

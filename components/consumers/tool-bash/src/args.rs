@@ -17,6 +17,9 @@ pub struct BashArgs {
     pub sandbox_permissions: Option<String>,
     /// Escalation: why the wider mode is needed; comes paired with `sandbox_permissions`.
     pub justification: Option<String>,
+    /// Start the command as a background job and return its id at once.
+    #[serde(default)]
+    pub run_in_background: bool,
 }
 
 impl BashArgs {

@@ -20,8 +20,11 @@ sed -n instead of running the command again.
 - `timeout_ms` bounds the run. Without it the shell's default timeout applies (typically 2 \
 minutes), and longer values are capped at its maximum (typically 10 minutes). A command \
 that runs out of time is terminated with all its child processes and the result ends with \
-`[timed out after N ms]`. Start long-lived programs such as servers in the background \
-(`cmd > log 2>&1 &`) or with a shorter timeout.";
+`[timed out after N ms]`.
+- Long-running programs (servers, watchers, long builds) go in the background: pass \
+`run_in_background: true` and the call returns a job id (job-N) at once, with no timeout. \
+Read the job's output with job_output, list jobs with job_list, stop one with job_kill; a \
+later result tells you when it ended.";
 
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",
@@ -42,6 +45,10 @@ const INPUT_SCHEMA: &str = r#"{
     "description": {
       "type": "string",
       "description": "What the command does in 5-10 words, e.g. \"Run the unit tests of the parser\". Optional; shown to the user while it runs."
+    },
+    "run_in_background": {
+      "type": "boolean",
+      "description": "Start the command as a background job and return its id at once (no timeout). Optional; default false."
     }
   },
   "required": ["command"],
@@ -102,7 +109,10 @@ mod tests {
             .map(|(name, _)| name.as_str())
             .collect();
         properties.sort_unstable();
-        assert_eq!(properties, ["command", "description", "timeout_ms", "workdir"]);
+        assert_eq!(
+            properties,
+            ["command", "description", "run_in_background", "timeout_ms", "workdir"]
+        );
         assert_eq!(schema["required"], serde_json::json!(["command"]));
     }
 
@@ -122,7 +132,7 @@ mod tests {
     #[test]
     fn every_schema_property_is_accepted() {
         let all = r#"{"command": "ls", "timeout_ms": 1, "workdir": "/", "description": "List the root directory",
-            "sandbox_permissions": "workspace-write", "justification": "It writes the build output"}"#;
+            "run_in_background": false, "sandbox_permissions": "workspace-write", "justification": "It writes the build output"}"#;
         assert!(seam_guest::args::parse::<crate::args::BashArgs>(all).is_ok());
     }
 }

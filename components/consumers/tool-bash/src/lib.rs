@@ -2,8 +2,11 @@
 //! provider the world links (local, sandboxed, remote) and renders the result as text.
 
 mod args;
+mod background;
 mod describe;
 mod escalate;
+#[path = "../../tool-jobs/src/notices.rs"]
+mod notices;
 mod render;
 mod tool_result;
 
@@ -17,6 +20,7 @@ mod bindings {
                 import seam:sandbox/policy@0.1.0;
                 import seam:sandbox/escalation@0.1.0;
                 import seam:approval/approval@0.1.0;
+                import seam:jobs/jobs@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
@@ -26,6 +30,7 @@ mod bindings {
             "../../../wit/sandbox",
             "../../../wit/approval",
             "../../../wit/shell",
+            "../../../wit/jobs",
             "../../../wit/tool",
         ],
         generate_all,
@@ -77,8 +82,16 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         Ok(policy) => policy,
         Err(refused) => return refused,
     };
-    match execute(&args.request(&call.session.cwd, policy.clone()), &policy) {
-        Ok(text) => seam_guest::ToolResult::text(text),
+    let request = args.request(&call.session.cwd, policy.clone());
+    let owner = &call.session.agent;
+    if args.run_in_background {
+        return match background::start(owner, &args, &request) {
+            Ok(text) => seam_guest::ToolResult::text(notices::append(owner, text)),
+            Err(refused) => refused,
+        };
+    }
+    match execute(&request, &policy) {
+        Ok(text) => seam_guest::ToolResult::text(notices::append(owner, text)),
         // The shell refused the request or could not run it. A failing command is not an
         // error: it renders as text with its exit code.
         Err(error) => seam_guest::ToolResult::error(error.code, error.message),

@@ -1,0 +1,63 @@
+//! Jobs as text: one line per job, and output with a bracketed status line.
+
+use crate::bindings::seam::jobs::jobs::{Chunk, JobInfo};
+use crate::notices::state;
+
+pub fn job(info: &JobInfo) -> String {
+    format!("{} {} {}: {}", info.id, state(info), info.kind, info.label)
+}
+
+/// The chunk, then where it sits and whether more can come.
+pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
+    let mut notes = vec![state(info), format!("bytes {}..{}", chunk.start, chunk.next)];
+    if chunk.lossy {
+        notes.push(format!(
+            "bytes {asked}..{} were dropped from the retained output",
+            chunk.start
+        ));
+    }
+    notes.push(if chunk.eof {
+        "end of output".to_owned()
+    } else {
+        format!("next offset {}", chunk.next)
+    });
+    let data = chunk.data.trim_end_matches(['\n', '\r']);
+    let data = if data.is_empty() { "(no new output)" } else { data };
+    format!("{data}\n[{}: {}]", info.id, notes.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::seam::jobs::jobs::State;
+    use crate::notices::tests::info;
+
+    fn chunk(data: &str, start: u64, next: u64, eof: bool, lossy: bool) -> Chunk {
+        Chunk {
+            data: data.into(),
+            start,
+            next,
+            eof,
+            lossy,
+        }
+    }
+
+    #[test]
+    fn jobs_read_as_one_line_with_their_state() {
+        assert_eq!(job(&info(State::Running, None)), "job-3 running bash: make");
+        assert_eq!(
+            job(&info(State::Failed, Some(2))),
+            "job-3 failed (exit code 2) bash: make"
+        );
+    }
+
+    #[test]
+    fn output_ends_with_where_to_read_next() {
+        let running = output(&info(State::Running, None), &chunk("1\n2\n", 0, 4, false, false), 0);
+        assert_eq!(running, "1\n2\n[job-3: running; bytes 0..4; next offset 4]");
+        let done = output(&info(State::Done, Some(0)), &chunk("", 4, 4, true, false), 4);
+        assert_eq!(done, "(no new output)\n[job-3: done; bytes 4..4; end of output]");
+        let slid = output(&info(State::Running, None), &chunk("z", 90, 91, false, true), 10);
+        assert!(slid.contains("bytes 10..90 were dropped"), "{slid}");
+    }
+}
