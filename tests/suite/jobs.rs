@@ -287,3 +287,19 @@ fn a_background_command_is_confined_like_a_foreground_one() {
     assert!(text.contains("trying") && text.contains("failed (exit code"), "{text}");
     assert!(!made.exists(), "the read-only sandbox let a background command write");
 }
+
+#[test]
+fn an_mcp_client_starts_a_job_and_nothing_of_it_outlives_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = unique_seconds(1006);
+    let out = crate::mcp::client(
+        "call",
+        dir.path(),
+        None,
+        &[json!({"command": format!("sleep {marker}"), "run_in_background": true})],
+    );
+    let started = first_text(&out[0]["result"]);
+    assert!(started.starts_with("Started background job job-1."), "{started}");
+    // The client left: its agent was released and the server exited.
+    assert!(eventually(LONG, || processes_with(&marker).is_empty()));
+}

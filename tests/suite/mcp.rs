@@ -21,7 +21,7 @@ fn client_command(scenario: &str, workspace: &Path, world: Option<&Path>, args: 
 }
 
 /// Run a scenario to its end; its JSON lines.
-fn client(scenario: &str, workspace: &Path, world: Option<&Path>, args: &[Value]) -> Vec<Value> {
+pub fn client(scenario: &str, workspace: &Path, world: Option<&Path>, args: &[Value]) -> Vec<Value> {
     let args: Vec<String> = args.iter().map(Value::to_string).collect();
     let out = client_command(scenario, workspace, world, &args)
         .output()
