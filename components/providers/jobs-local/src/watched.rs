@@ -37,9 +37,8 @@ impl Watched {
                 let (data, next, eof) = background
                     .read_from(from, max_bytes)
                     .map_err(|e| errors::error(errors::IO, e.message))?;
-                // The shell reports where the read ended; a window that slid starts later.
-                let start = next.saturating_sub(data.len() as u64);
-                (data, start, next, start > from, eof)
+                let (start, lossy) = window(from, data.len(), next);
+                (data, start, next, lossy, eof)
             }
             Self::Subprocess(process) => {
                 let chunk = process
@@ -89,5 +88,23 @@ impl Watched {
                 },
             },
         }
+    }
+}
+
+/// Where `len` bytes read from `from` really start, and whether bytes were skipped: the shell
+/// reports only where the read ended, and a retained window that slid starts later than asked.
+fn window(from: u64, len: usize, next: u64) -> (u64, bool) {
+    let start = next.saturating_sub(len as u64);
+    (start, start > from)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_read_past_a_slid_window_starts_later_and_says_so() {
+        assert_eq!(super::window(0, 6, 6), (0, false));
+        assert_eq!(super::window(4, 2, 6), (4, false));
+        assert_eq!(super::window(10, 5, 100), (95, true));
+        assert_eq!(super::window(8, 0, 6), (6, false), "asking past the end reads nothing");
     }
 }
