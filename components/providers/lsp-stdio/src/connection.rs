@@ -39,6 +39,8 @@ pub struct Connection<'a> {
     entry: &'a Entry,
     config: &'a Config,
     folders: Value,
+    /// Notifications written together with the next request.
+    outbox: Vec<Value>,
 }
 
 fn saved_key(key: &str) -> String {
@@ -94,6 +96,7 @@ impl<'a> Connection<'a> {
             entry,
             config,
             folders: workspace.folders(),
+            outbox: Vec::new(),
         })
     }
 
@@ -131,6 +134,7 @@ impl<'a> Connection<'a> {
             entry,
             config,
             folders: workspace.folders(),
+            outbox: Vec::new(),
         };
         if let Err(fault) = connection.initialize(workspace) {
             connection.transport.process.terminate();
@@ -175,13 +179,20 @@ impl<'a> Connection<'a> {
             .send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     }
 
+    /// A notification sent in the same write as the next request.
+    pub fn notify_with_next_request(&mut self, method: &str, params: Value) {
+        self.outbox
+            .push(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
     /// Send a request and wait for its answer, serving what the server asks meanwhile. A
     /// request left unanswered at the deadline is cancelled and its answer dropped later.
     pub fn request(&mut self, method: &str, params: Value, deadline_ms: u64) -> Result<Value, Fault> {
         let id = self.saved.next_id;
         self.saved.next_id += 1;
-        self.transport
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut messages = std::mem::take(&mut self.outbox);
+        messages.push(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.transport.send_all(&messages)?;
         loop {
             let Some(message) = self.transport.receive(deadline_ms)? else {
                 self.saved.stale.insert(id);

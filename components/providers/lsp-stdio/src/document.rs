@@ -1,11 +1,13 @@
 //! The workspace and the queried document, through seam:fs: resolved in the world's file
 //! system, checked to lie inside the workspace, and read as a bounded text stream.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::bindings::exports::seam::lsp::lsp::Error;
 use crate::bindings::seam::fs::fs::{self, Target};
 use crate::bindings::seam::fs::types::FileKind;
+use crate::bindings::seam::host::state;
 use crate::errors;
 
 /// Largest chunk asked of the stream at once.
@@ -21,8 +23,42 @@ pub struct Workspace {
     pub root: String,
 }
 
+/// What the fs provider said about a workspace, kept in state: a warm query skips the three
+/// crossings (stat, file-url, process-path) that establish it.
+#[derive(Serialize, Deserialize)]
+struct Known {
+    display_path: String,
+    key: String,
+    process_path: String,
+    uri: String,
+}
+
 impl Workspace {
     pub fn open(path: &str) -> Result<Self, Error> {
+        let memo = format!("workspace/{path}");
+        if let Some(known) = state::get(&memo).and_then(|b| serde_json::from_slice::<Known>(&b).ok()) {
+            return Ok(Self {
+                root: crate::uri::file_path(&known.uri).unwrap_or_else(|| known.key.clone()),
+                target: Target {
+                    display_path: known.display_path,
+                    key: known.key,
+                },
+                process_path: known.process_path,
+                uri: known.uri,
+            });
+        }
+        let workspace = Self::establish(path)?;
+        let known = Known {
+            display_path: workspace.target.display_path.clone(),
+            key: workspace.target.key.clone(),
+            process_path: workspace.process_path.clone(),
+            uri: workspace.uri.clone(),
+        };
+        state::set(&memo, &serde_json::to_vec(&known).expect("workspace facts serialize"));
+        Ok(workspace)
+    }
+
+    fn establish(path: &str) -> Result<Self, Error> {
         if !path.starts_with('/') {
             return Err(errors::error(
                 errors::NOT_FOUND,

@@ -114,10 +114,10 @@ fn ask(
         )));
     }
     let text_document = json!({"uri": document.uri});
-    live.notify(
+    live.notify_with_next_request(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": document.uri, "languageId": document.language_id, "version": 1, "text": document.text}}),
-    )?;
+    );
     let character = encoding::convert(line, request.character - 1, Encoding::Utf16, live.saved.encoding);
     let mut params =
         json!({"textDocument": text_document, "position": {"line": request.line - 1, "character": character}});

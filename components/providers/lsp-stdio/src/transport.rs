@@ -48,8 +48,18 @@ impl Transport {
     }
 
     pub fn send(&self, message: &Value) -> Result<(), Fault> {
-        let body = serde_json::to_vec(message).expect("a JSON value serializes");
-        self.process.write_stdin(&framing::encode(&body)).map_err(|e| {
+        self.send_all(std::slice::from_ref(message))
+    }
+
+    /// Several messages in one write (one crossing instead of one per message).
+    pub fn send_all(&self, messages: &[Value]) -> Result<(), Fault> {
+        let mut bytes = Vec::new();
+        for message in messages {
+            bytes.extend(framing::encode(
+                &serde_json::to_vec(message).expect("a JSON value serializes"),
+            ));
+        }
+        self.process.write_stdin(&bytes).map_err(|e| {
             Fault::Died(format!(
                 "writing to the server failed: {}{}",
                 e.message,
