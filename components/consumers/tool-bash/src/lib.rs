@@ -1,5 +1,6 @@
 //! `tool-bash`: the `bash` tool a model calls. It runs the command through whichever shell
-//! provider the world links (local, sandboxed, remote) and renders the result as text.
+//! provider the world links (local, sandboxed, remote) and renders the result as text, or, with
+//! `run_in_background`, starts it as a job of the world's jobs provider and returns its id.
 
 mod args;
 mod background;

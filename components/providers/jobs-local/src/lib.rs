@@ -35,7 +35,7 @@ mod bindings {
 
 use bindings::exports::seam::jobs::jobs::{Chunk, Error, Guest, JobInfo, StartRequest};
 
-use crate::record::{Ended, Record};
+use crate::record::{Ended, Exit, Record};
 use crate::watched::Watched;
 
 /// Most output bytes one `output` call returns, whatever the caller asks.
@@ -54,7 +54,7 @@ fn refreshed(id: &str, record: Record) -> Record {
     let exit = match Watched::attach(record.watch) {
         Ok(watched) => watched.wait(Some(0)),
         // The host no longer knows the process: it is gone, and how it ended is lost.
-        Err(_) => Some(record::Exit {
+        Err(_) => Some(Exit {
             exit_code: None,
             killed: false,
         }),
@@ -63,7 +63,7 @@ fn refreshed(id: &str, record: Record) -> Record {
 }
 
 /// The record with `exit` recorded as its end (the first end seen wins), or as it was.
-fn end_with(id: &str, record: Record, exit: Option<record::Exit>) -> Record {
+fn end_with(id: &str, record: Record, exit: Option<Exit>) -> Record {
     match exit {
         Some(exit) => registry::record_end(id, Ended::from_exit(exit, registry::now_ms())).unwrap_or(record),
         None => record,
