@@ -4,7 +4,8 @@ use wasmtime::Trap;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
-    /// COMPONENT_TRAP, COMPONENT_TIMEOUT, COMPONENT_MEMORY_LIMIT, COMPONENT_STACK_OVERFLOW.
+    /// COMPONENT_TRAP, COMPONENT_TIMEOUT, COMPONENT_MEMORY_LIMIT, COMPONENT_STACK_OVERFLOW,
+    /// WORLD_AT_CAPACITY (every instance slot is taken by calls in flight; retry later).
     pub code: &'static str,
     /// The component the failure started in.
     pub component: String,
@@ -20,7 +21,12 @@ impl Fault {
         memory_denied: bool,
     ) -> Self {
         let trap = error.downcast_ref::<Trap>().copied();
+        let at_capacity = error.downcast_ref::<wasmtime::PoolConcurrencyLimitError>().is_some();
         let (code, what) = match trap {
+            _ if at_capacity => (
+                "WORLD_AT_CAPACITY",
+                format!("could not be instantiated: too many calls in flight ({error})"),
+            ),
             Some(Trap::StackOverflow) => ("COMPONENT_STACK_OVERFLOW", "overflowed its stack".to_string()),
             Some(Trap::Interrupt) if timed_out => (
                 "COMPONENT_TIMEOUT",

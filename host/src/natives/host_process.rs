@@ -173,6 +173,23 @@ impl wit::HostChild for Lane {
         }))
     }
 
+    fn read_pipe_text(
+        &mut self,
+        this: Resource<ChildHandle>,
+        which: wit::Stream,
+        max_bytes: u32,
+        timeout_ms: u32,
+    ) -> Result<Result<wit::PipeText, wit::Error>> {
+        let child = self.child(&this)?;
+        let timeout = Duration::from_millis(timeout_ms.into());
+        let read = self.blocking(|| child.read_pipe_text(stream(which), max_bytes as usize, timeout));
+        Ok(read.map_err(error).map(|r| wit::PipeText {
+            text: r.text,
+            eof: r.eof,
+            replaced: r.replaced,
+        }))
+    }
+
     fn wait(&mut self, this: Resource<ChildHandle>, timeout_ms: Option<u32>) -> Result<Option<wit::Outcome>> {
         let child = self.child(&this)?;
         let timeout = timeout_ms.map(|ms| Duration::from_millis(ms.into()));

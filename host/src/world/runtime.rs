@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use wasmtime::{Config, Engine, Store};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 
 /// How often guest time limits are checked.
 const EPOCH_TICK: Duration = Duration::from_millis(5);
@@ -33,6 +33,39 @@ impl Default for RuntimeOptions {
     }
 }
 
+/// Instances are allocated from a pool of slots reused across lanes (docs/decisions/0013):
+/// a lane instantiates several components per call and drops them at its end, so reusing warm
+/// slots saves the mmap/munmap of every memory, and keeping the pages a call dirtied resident
+/// (reset with memset, found by PAGEMAP_SCAN) saves a page fault per 4 KiB the next call
+/// touches: bulk data crosses two or three fresh memories per call otherwise.
+fn instance_pool() -> PoolingAllocationConfig {
+    // Concurrent lanes × components per lane; a call past capacity fails with WORLD_AT_CAPACITY.
+    const COMPONENT_INSTANCES: u32 = 1000;
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(COMPONENT_INSTANCES)
+        .total_core_instances(4 * COMPONENT_INSTANCES)
+        .total_memories(2 * COMPONENT_INSTANCES)
+        .total_tables(4 * COMPONENT_INSTANCES)
+        // Calls are synchronous: no fiber stacks (each would cost a guard-page mprotect at start).
+        .total_stacks(0)
+        // Room for guests bigger than first-party Rust ones (interpreters built into components).
+        .max_tables_per_module(4)
+        .max_memories_per_module(2)
+        .table_elements(100_000)
+        .max_core_instance_size(16 << 20)
+        // A 32-bit memory's whole range is reserved; per-component limits are the lane's limiter.
+        .max_memory_size(1 << 32)
+        .linear_memory_keep_resident(RESIDENT_BYTES)
+        .table_keep_resident(1 << 20)
+        .max_unused_warm_slots(64)
+        .pagemap_scan(Enabled::Auto);
+    pool
+}
+
+/// Dirty bytes per linear memory kept resident across slot reuse; beyond this a memory is
+/// returned to the kernel when its lane ends, which bounds the idle resident set.
+const RESIDENT_BYTES: usize = 16 << 20;
+
 pub struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) cache: ComponentCache,
@@ -51,6 +84,7 @@ impl Runtime {
         // Components here call synchronously; component-model async would tax every crossing.
         config.concurrency_support(false);
         config.max_wasm_stack(1 << 20);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool()));
         let engine = Engine::new(&config)?;
         let weak = engine.weak();
         std::thread::Builder::new().name("seam-epoch".into()).spawn(move || {

@@ -2,7 +2,7 @@
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestProcess;
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{Chunk, Error, Outcome, PipeRead, Stream};
+use crate::bindings::seam::subprocess::types::{Chunk, Error, Outcome, PipeRead, PipeText, Stream};
 use crate::errors;
 
 /// Dropping it drops the host child, which terminates the tree unless it was detached.
@@ -45,6 +45,11 @@ impl GuestProcess for LocalProcess {
     fn read_pipe(&self, which: Stream, max_bytes: u32, timeout_ms: u32) -> Result<PipeRead, Error> {
         let read = self.child.read_pipe(which.into(), max_bytes, timeout_ms);
         read.map(PipeRead::from).map_err(errors::from_host)
+    }
+
+    fn read_pipe_text(&self, which: Stream, max_bytes: u32, timeout_ms: u32) -> Result<PipeText, Error> {
+        let read = self.child.read_pipe_text(which.into(), max_bytes, timeout_ms);
+        read.map(PipeText::from).map_err(errors::from_host)
     }
 
     fn wait(&self, timeout_ms: Option<u32>) -> Option<Outcome> {

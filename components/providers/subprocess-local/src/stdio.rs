@@ -2,7 +2,7 @@
 //! outcomes and reads; these conversions move values across, field for field.
 
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{Chunk, Collect, Input, Outcome, Output, PipeRead, Stream};
+use crate::bindings::seam::subprocess::types::{Chunk, Collect, Input, Outcome, Output, PipeRead, PipeText, Stream};
 
 impl From<Collect> for host::Collect {
     fn from(collect: Collect) -> Self {
@@ -72,6 +72,16 @@ impl From<host::PipeRead> for PipeRead {
         Self {
             data: read.data,
             eof: read.eof,
+        }
+    }
+}
+
+impl From<host::PipeText> for PipeText {
+    fn from(read: host::PipeText) -> Self {
+        Self {
+            text: read.text,
+            eof: read.eof,
+            replaced: read.replaced,
         }
     }
 }

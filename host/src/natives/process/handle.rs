@@ -9,7 +9,7 @@ use nix::sys::signal::Signal;
 use super::collect::{Chunk, CollectBuffer};
 use super::error::ProcessError;
 use super::outcome::Outcome;
-use super::pipe_reader::{PipeRead, PipeReader};
+use super::pipe_reader::{PipeRead, PipeReader, PipeText};
 use super::spec::Stream;
 use super::stdin::StdinPipe;
 use super::watcher::ExitLink;
@@ -83,6 +83,14 @@ impl Process {
     pub fn read_pipe(&self, stream: Stream, max: usize, timeout: Duration) -> Result<PipeRead, ProcessError> {
         match self.output(stream) {
             OutputEnd::Piped(piped) => piped.read(max, timeout),
+            _ => Err(ProcessError::StreamNotPiped(stream)),
+        }
+    }
+
+    /// Reads a piped stream as text (see [`PipeText`]), waiting at most `timeout` for data.
+    pub fn read_pipe_text(&self, stream: Stream, max: usize, timeout: Duration) -> Result<PipeText, ProcessError> {
+        match self.output(stream) {
+            OutputEnd::Piped(piped) => piped.read_text(max, timeout),
             _ => Err(ProcessError::StreamNotPiped(stream)),
         }
     }

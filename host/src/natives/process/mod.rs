@@ -48,6 +48,6 @@ pub use collect::Chunk;
 pub use error::ProcessError;
 pub use handle::Process;
 pub use outcome::Outcome;
-pub use pipe_reader::PipeRead;
+pub use pipe_reader::{PipeRead, PipeText};
 pub use spec::{CollectSpec, DEFAULT_GRACE, OutputSpec, SpawnSpec, StdinSpec, Stream};
 pub use table::ProcessTable;

@@ -22,6 +22,17 @@ pub struct PipeRead {
     pub eof: bool,
 }
 
+/// What [`Process::read_pipe_text`](super::Process::read_pipe_text) returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipeText {
+    /// Whole characters only: a character cut by the read waits for the next one.
+    pub text: String,
+    /// The write side is closed and everything was read.
+    pub eof: bool,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD.
+    pub replaced: bool,
+}
+
 pub(super) struct PipeReader {
     state: Mutex<PipeState>,
 }
@@ -30,6 +41,8 @@ struct PipeState {
     source: File,
     ended: bool,
     total: u64,
+    /// The start of a character a text read cut, returned first by the next read.
+    carry: Vec<u8>,
 }
 
 impl PipeReader {
@@ -39,6 +52,7 @@ impl PipeReader {
                 source,
                 ended: false,
                 total: 0,
+                carry: Vec::new(),
             }),
         }
     }
@@ -50,30 +64,62 @@ impl PipeReader {
     /// Waits up to `timeout` for data, then returns whatever one read yields (possibly nothing).
     pub(super) fn read(&self, max: usize, timeout: Duration) -> Result<PipeRead, ProcessError> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if state.ended {
-            return Ok(PipeRead {
-                data: Vec::new(),
-                eof: true,
-            });
+        state.read(max, timeout)
+    }
+
+    /// [`read`](Self::read) as text: bulk output crosses components as one string instead of a
+    /// list of bytes. A character split across reads is held back until its end arrives.
+    pub(super) fn read_text(&self, max: usize, timeout: Duration) -> Result<PipeText, ProcessError> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let PipeRead { mut data, eof } = state.read(max, timeout)?;
+        let whole = if eof { data.len() } else { whole_characters(&data) };
+        state.carry = data.split_off(whole);
+        let (text, replaced) = match String::from_utf8(data) {
+            Ok(text) => (text, false),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
+        };
+        Ok(PipeText { text, eof, replaced })
+    }
+}
+
+impl PipeState {
+    fn read(&mut self, max: usize, timeout: Duration) -> Result<PipeRead, ProcessError> {
+        let mut data = std::mem::take(&mut self.carry);
+        if self.ended || max <= data.len() || !wait_readable(&self.source, timeout)? {
+            return Ok(PipeRead { data, eof: self.ended });
         }
-        if max == 0 || !wait_readable(&state.source, timeout)? {
-            return Ok(PipeRead {
-                data: Vec::new(),
-                eof: false,
-            });
-        }
-        let mut data = vec![0u8; max.min(MAX_READ)];
+        let held = data.len();
+        data.resize(held + (max - held).min(MAX_READ), 0);
         let read = loop {
-            match state.source.read(&mut data) {
+            match self.source.read(&mut data[held..]) {
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 other => break other.map_err(ProcessError::io("reading a piped stream"))?,
             }
         };
-        data.truncate(read);
-        state.total += read as u64;
-        state.ended = read == 0;
-        Ok(PipeRead { data, eof: state.ended })
+        data.truncate(held + read);
+        self.total += read as u64;
+        self.ended = read == 0;
+        Ok(PipeRead { data, eof: self.ended })
     }
+}
+
+/// The length of the longest prefix of `data` that does not end inside a character: a
+/// truncated UTF-8 sequence at the end may still be completed by the next read.
+fn whole_characters(data: &[u8]) -> usize {
+    // The last character starts at most 3 bytes before the end; continuation bytes are 10xxxxxx.
+    for back in 1..=data.len().min(4) {
+        let first = data[data.len() - back];
+        if first & 0xC0 != 0x80 {
+            let length = match first {
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF7 => 4,
+                _ => 1,
+            };
+            return if length > back { data.len() - back } else { data.len() };
+        }
+    }
+    data.len()
 }
 
 /// True once a read will not block: data is ready or the write side is closed.
@@ -96,4 +142,22 @@ fn poll_timeout(remaining: Option<Duration>) -> PollTimeout {
         return PollTimeout::NONE;
     };
     PollTimeout::try_from(remaining.as_nanos().div_ceil(1_000_000)).unwrap_or(PollTimeout::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_characters;
+
+    #[test]
+    fn a_cut_character_is_held_back_and_a_whole_one_is_not() {
+        let text = "aé€😀".as_bytes(); // 1 + 2 + 3 + 4 bytes
+        assert_eq!(whole_characters(text), text.len());
+        for cut in [2, 4, 5, 7, 8, 9] {
+            let whole = whole_characters(&text[..cut]);
+            assert!(std::str::from_utf8(&text[..whole]).is_ok(), "cut at {cut}");
+            assert!(cut - whole < 4 && whole < cut, "cut at {cut} kept {whole}");
+        }
+        assert_eq!(whole_characters(b"ab\xff"), 3, "an invalid byte is not waited for");
+        assert_eq!(whole_characters(b""), 0);
+    }
 }

@@ -143,6 +143,35 @@ fn merged_stderr_interleaves_into_piped_stdout() {
 }
 
 #[test]
+fn text_pipe_reads_hold_a_cut_character_until_its_end_arrives() {
+    // "é" is C3 A9: the first byte is written, then the rest after a pause.
+    let mut spec = bash("printf 'a\\303'; sleep 0.3; printf '\\251\\377z'");
+    spec.stdout = OutputSpec::Pipe;
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    let (mut texts, mut replaced) = (Vec::new(), false);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let read = process
+            .read_pipe_text(Stream::Stdout, 4096, Duration::from_secs(1))
+            .expect("read pipe text");
+        texts.push(read.text);
+        replaced |= read.replaced;
+        if read.eof {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no EOF; got {texts:?}");
+    }
+    assert_eq!(
+        texts.first().map(String::as_str),
+        Some("a"),
+        "the cut character waits: {texts:?}"
+    );
+    assert_eq!(texts.concat(), "aé\u{fffd}z");
+    assert!(replaced, "the invalid byte is reported as replaced");
+    assert_eq!(finished(&process), exited(0));
+}
+
+#[test]
 fn pipe_reads_honour_the_timeout() {
     let mut spec = bash("sleep 0.6; echo late");
     spec.stdout = OutputSpec::Pipe;
