@@ -211,3 +211,69 @@ pub fn route<'a>(entries: &'a [Entry], path: &str) -> Result<&'a Entry, Error> {
     }
     Ok(entry)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, extensions: &[&str], unavailable: Option<&str>) -> Entry {
+        Entry {
+            id: id.into(),
+            command: vec![id.into()],
+            argv: vec![format!("/bin/{id}")],
+            extensions: extensions.iter().map(|e| e.to_string()).collect(),
+            settings: Value::Null,
+            initialization_options: None,
+            unavailable: unavailable.map(str::to_owned),
+        }
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn shapes_and_conflicts_have_their_codes() {
+        let taken = [entry("ra", &[".rs"], None)];
+        let code = |id: &str, command: &[&str], extensions: &[&str]| {
+            check_shape(id, &strings(command), &strings(extensions), &taken)
+                .err()
+                .map(|e| e.code)
+        };
+        assert_eq!(code("ts", &["tsls"], &[".ts", ".tsx"]), None);
+        assert_eq!(code("ts", &[], &[".ts"]).as_deref(), Some(errors::INVALID_SERVER));
+        assert_eq!(code("a b", &["x"], &[".ts"]).as_deref(), Some(errors::INVALID_SERVER));
+        for bad in [&["ts"][..], &[".d.ts"], &["."], &[".ts", ".ts"], &[]] {
+            assert_eq!(
+                code("ts", &["x"], bad).as_deref(),
+                Some(errors::INVALID_SERVER),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(code("ra", &["x"], &[".ra"]).as_deref(), Some(errors::DUPLICATE_ID));
+        assert_eq!(
+            code("other", &["x"], &[".rs"]).as_deref(),
+            Some(errors::EXTENSION_TAKEN)
+        );
+    }
+
+    #[test]
+    fn routing_is_by_final_extension() {
+        let table = [
+            entry("ra", &[".rs"], None),
+            entry("ts", &[".ts"], Some("not installed")),
+        ];
+        assert_eq!(route(&table, "/w/src/lib.rs").ok().map(|e| e.id.as_str()), Some("ra"));
+        assert_eq!(
+            route(&table, "a.d.ts").err().map(|e| e.code).as_deref(),
+            Some(errors::INVALID_SERVER)
+        );
+        for none in ["README.md", "Makefile", ".rs", "dir.rs/file"] {
+            assert_eq!(
+                route(&table, none).err().map(|e| e.code).as_deref(),
+                Some(errors::NO_SERVER),
+                "{none}"
+            );
+        }
+    }
+}
