@@ -6,8 +6,6 @@ use crate::common::*;
 use crate::lsp_support::*;
 use std::path::Path;
 
-const FS_LOCAL: &str = "fs = \"fs-local\"";
-
 fn code(result: &seam_host::ToolResult) -> String {
     result.code.clone().unwrap_or_default()
 }
@@ -15,7 +13,7 @@ fn code(result: &seam_host::ToolResult) -> String {
 #[test]
 fn rust_analyzer_answers_the_four_operations() {
     let (_dir, ws) = project("rust");
-    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let world = lsp_world(LOCAL, SERVERS, &ws);
 
     // The call sits on a line with "é😀" before it: its UTF-16 column differs from its byte offset.
     let call_site = position(&ws, "src/lib.rs", "total_area", 1);
@@ -55,7 +53,7 @@ fn rust_analyzer_answers_the_four_operations() {
 #[test]
 fn typescript_answers_the_four_operations() {
     let (_dir, ws) = project("ts");
-    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let world = lsp_world(LOCAL, SERVERS, &ws);
 
     let call_site = position(&ws, "src/main.ts", "totalArea", 1);
     let text = answer(&lsp(&world, "go_to_definition", "src/main.ts", call_site));
@@ -93,7 +91,7 @@ fn typescript_answers_the_four_operations() {
 #[test]
 fn a_killed_server_is_replaced_on_the_next_query() {
     let (_dir, ws) = project("ts");
-    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let world = lsp_world(LOCAL, SERVERS, &ws);
     let at = position(&ws, "src/main.ts", "totalArea", 1);
     answer(&lsp(&world, "hover", "src/main.ts", at));
     let servers = servers_in(&ws, "typescript-language-server");
@@ -124,7 +122,7 @@ fn a_killed_server_is_replaced_on_the_next_query() {
 #[test]
 fn concurrent_first_queries_start_one_server() {
     let (_dir, ws) = project("ts");
-    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let world = lsp_world(LOCAL, SERVERS, &ws);
     let at = position(&ws, "src/main.ts", "totalArea", 1);
     std::thread::scope(|scope| {
         let calls: Vec<_> = (0..3)
@@ -142,7 +140,7 @@ fn concurrent_first_queries_start_one_server() {
 #[test]
 fn routing_positions_and_paths_fail_with_their_codes() {
     let (_dir, ws) = project("ts");
-    let world = lsp_world(FS_LOCAL, SERVERS, &ws);
+    let world = lsp_world(LOCAL, SERVERS, &ws);
     assert_eq!(code(&lsp(&world, "hover", "README.md", (1, 1))), "LSP_NO_SERVER");
     assert_eq!(code(&lsp(&world, "hover", "src/gone.ts", (1, 1))), "LSP_NOT_FOUND");
     assert_eq!(
@@ -176,7 +174,7 @@ fn a_missing_server_binary_refuses_the_world_or_is_reported_at_query() {
     let (_dir, ws) = project("ts");
     let ghost =
         "[config.lsp-stdio.servers.ghost]\ncommand = [\"seam-no-such-language-server\"]\nextensions = [\".ghost\"]\n";
-    let refused = try_world(&world_toml(FS_LOCAL, &format!("{SERVERS}{ghost}")), &ws);
+    let refused = try_world(&world_toml(LOCAL, &format!("{SERVERS}{ghost}")), &ws);
     let error = refused.err().expect("a world with a missing server is refused at load");
     assert!(
         error.to_string().contains("LSP_INVALID_SERVER"),
@@ -186,7 +184,7 @@ fn a_missing_server_binary_refuses_the_world_or_is_reported_at_query() {
     assert!(error.to_string().contains("seam-no-such-language-server"), "{error}");
 
     let report = format!("{SERVERS}{ghost}[config.lsp-stdio]\nmissing_servers = \"report\"\n");
-    let world = lsp_world(FS_LOCAL, &report, &ws);
+    let world = lsp_world(LOCAL, &report, &ws);
     std::fs::write(ws.join("a.ghost"), "boo\n").unwrap();
     let result = lsp(&world, "hover", "a.ghost", (1, 1));
     assert_eq!(code(&result), "LSP_INVALID_SERVER", "{}", result.text());
@@ -209,12 +207,23 @@ fn the_default_world_serves_lsp() {
 }
 
 #[test]
-fn a_world_with_another_fs_stack_still_serves() {
+fn a_world_with_other_fs_and_subprocess_stacks_still_serves() {
     let (_dir, ws) = project("ts");
-    let fs = "fs = [\"fs-observation-policy\", \"fs-sandbox\", \"fs-local\"]";
-    let world = lsp_world(fs, SERVERS, &ws);
+    let relay = fixture("fixture-subprocess-relay").display().to_string();
+    let providers = format!(
+        "subprocess = [{relay:?}, \"subprocess-local\"]\nfs = [\"fs-observation-policy\", \"fs-sandbox\", \"fs-local\"]"
+    );
+    let world = lsp_world(&providers, SERVERS, &ws);
     let at = position(&ws, "src/main.ts", "totalArea", 1);
     let text = answer(&lsp(&world, "hover", "src/main.ts", at));
     assert!(text.contains("function totalArea"), "{text}");
+    // The server was started through the relay: it carries the relay's mark.
+    let servers = servers_in(&ws, "typescript-language-server");
+    assert_eq!(servers.len(), 1, "{servers:?}");
+    let environ = std::fs::read(format!("/proc/{}/environ", servers[0])).unwrap();
+    assert!(
+        environ.split(|&b| b == 0).any(|var| var == b"SEAM_TEST_RELAYED=1"),
+        "the server was not spawned through the relay"
+    );
     stop_servers(&ws);
 }

@@ -18,14 +18,18 @@ command = ["typescript-language-server", "--stdio"]
 extensions = [".ts", ".tsx", ".js"]
 "#;
 
-/// tool-lsp over lsp-stdio, with `fs` as the fs provider line and `extra` TOML appended.
-pub fn lsp_world(fs: &str, extra: &str, workspace: &Path) -> World {
-    world(&world_toml(fs, extra), workspace)
+/// The subprocess and fs providers of the local machine.
+pub const LOCAL: &str = "subprocess = \"subprocess-local\"\nfs = \"fs-local\"";
+
+/// tool-lsp over lsp-stdio, with `providers` as the subprocess and fs lines of [providers] and
+/// `extra` TOML appended.
+pub fn lsp_world(providers: &str, extra: &str, workspace: &Path) -> World {
+    world(&world_toml(providers, extra), workspace)
 }
 
-pub fn world_toml(fs: &str, extra: &str) -> String {
+pub fn world_toml(providers: &str, extra: &str) -> String {
     format!(
-        "tools = [\"tool-lsp\"]\n[providers]\nsubprocess = \"subprocess-local\"\n{fs}\nlsp = \"lsp-stdio\"\n\
+        "tools = [\"tool-lsp\"]\n[providers]\n{providers}\nlsp = \"lsp-stdio\"\n\
          policy = \"sandbox-policy\"\napproval = \"approval-never\"\n{extra}"
     )
 }

@@ -81,20 +81,25 @@ impl Transport {
                 Err(e @ FrameError::TooLarge { .. }) => return Err(Fault::TooLarge(e.to_string())),
                 Err(e) => return Err(Fault::Broken(e.to_string())),
             }
+            // Text reads cross as one string (a byte list crosses byte by byte); LSP bodies
+            // are UTF-8, so the bytes are exact unless the server sent invalid UTF-8.
             let read = self
                 .process
-                .read_pipe(Stream::Stdout, READ_BYTES, left(deadline_ms))
+                .read_pipe_text(Stream::Stdout, READ_BYTES, left(deadline_ms))
                 .map_err(|e| Fault::Died(format!("reading from the server failed: {}", e.message)))?;
-            if read.eof {
+            if read.replaced {
+                return Err(Fault::Broken("the server sent bytes that are not UTF-8".into()));
+            }
+            if read.eof && read.text.is_empty() {
                 return Err(Fault::Died(format!(
                     "the server closed its output{}",
                     self.stderr_tail()
                 )));
             }
-            if read.data.is_empty() && now_ms() >= deadline_ms {
+            if read.text.is_empty() && now_ms() >= deadline_ms {
                 return Ok(None);
             }
-            self.decoder.push(&read.data);
+            self.decoder.push(read.text.as_bytes());
         }
     }
 
