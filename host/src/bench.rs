@@ -3,6 +3,7 @@
 
 mod fs;
 mod lsp;
+mod plugins;
 mod sandbox;
 mod swap;
 mod terminal;
@@ -59,7 +60,7 @@ impl Options {
 
 /// The benchmark groups, in the order they run; `seam bench --only` selects among them.
 pub const GROUPS: &[&str] = &[
-    "crossing", "lane", "bash", "cli", "mcp", "sandbox", "fs", "swap", "terminal", "lsp",
+    "crossing", "lane", "bash", "cli", "mcp", "sandbox", "fs", "swap", "terminal", "lsp", "plugins",
 ];
 
 /// Run the selected benchmarks; `report` is called with each row as soon as it is measured.
@@ -106,6 +107,11 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
     }
     if options.wants("lsp") {
         report(lsp::hover(runtime, 10 * scale)?);
+    }
+    if options.wants("plugins") {
+        for row in plugins::rows(runtime, &fs::repository(workspace), 50 * scale)? {
+            report(row);
+        }
     }
     Ok(())
 }

@@ -24,6 +24,17 @@ from componentize_py_types import Err
 from wit_world import exports
 from wit_world.imports import tool_types as types
 
+# Interfaces a plugin's world may leave out. Imported here, not at first use: this module runs
+# when the component is built and its state is snapshotted, so an import done now costs no call.
+try:
+    from wit_world.imports import context
+except ImportError:
+    context = None
+try:
+    from wit_world.imports import fs
+except ImportError:
+    fs = None
+
 INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
 UNKNOWN_TOOL = "UNKNOWN_TOOL"
 CONFIG_INVALID = "CONFIG_INVALID"
@@ -59,38 +70,36 @@ class Context:
     agent: str
     call_id: str
 
-    # The call context is imported only where it is used: a world without
-    # `import seam:tool/context@0.1.0` leaves these three methods out.
+    # These three need `import seam:tool/context@0.1.0` in the plugin's world.
 
     def progress(self, done: float, total: Optional[float] = None, message: Optional[str] = None) -> None:
-        from wit_world.imports import context
-
-        context.progress(done, total, message)
+        needs(context, "seam:tool/context").progress(done, total, message)
 
     def cancelled(self) -> bool:
-        from wit_world.imports import context
-
-        return context.cancelled()
+        return needs(context, "seam:tool/context").cancelled()
 
     def config(self) -> Dict[str, Any]:
         """This plugin's ``[config.<name>]`` table from the world file."""
-        from wit_world.imports import context
-
         try:
-            return parse_object(context.config())
+            return parse_object(needs(context, "seam:tool/context").config())
         except ValueError as error:
             raise ToolError(CONFIG_INVALID, f"plugin settings: {error}")
 
     def read_text(self, path: str, max_bytes: Optional[int] = None) -> str:
         """A whole UTF-8 text file through the fs seam (the world must grant ``fs``); the
         path is absolute or relative to the session's working directory."""
-        from wit_world.imports import fs  # only in plugins whose world imports seam:fs
-
+        seam = needs(fs, "seam:fs/fs")
         try:
-            target = fs.resolve(path, self.cwd)
-            return fs.read_text(target, max_bytes, self.session_id).content
+            target = seam.resolve(path, self.cwd)
+            return seam.read_text(target, max_bytes, self.session_id).content
         except Err as error:
             raise ToolError(error.value.code, error.value.message)
+
+
+def needs(interface, name: str):
+    if interface is None:
+        raise ToolError(PLUGIN_FAILED, f"this plugin's world does not import {name}@0.1.0")
+    return interface
 
 
 @dataclass
