@@ -23,11 +23,9 @@ impl std::fmt::Display for FrameError {
     }
 }
 
-/// One message as bytes on the wire.
-pub fn encode(body: &[u8]) -> Vec<u8> {
-    let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    frame.extend_from_slice(body);
-    frame
+/// One message as it goes on the wire (the length counts the body's UTF-8 bytes).
+pub fn encode(body: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
 }
 
 /// Accumulates stream bytes and cuts them into frame bodies.
@@ -102,7 +100,7 @@ mod tests {
 
     #[test]
     fn frames_split_anywhere_are_reassembled() {
-        let wire = [encode(br#"{"a":1}"#), encode("{\"é\":2}".as_bytes())].concat();
+        let wire = [encode(r#"{"a":1}"#), encode("{\"é\":2}")].concat().into_bytes();
         for cut in 0..wire.len() {
             let mut decoder = Decoder::default();
             decoder.push(&wire[..cut]);

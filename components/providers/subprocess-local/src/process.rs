@@ -29,6 +29,10 @@ impl GuestProcess for LocalProcess {
         self.child.write_stdin(&data).map_err(errors::from_host)
     }
 
+    fn write_stdin_text(&self, text: String) -> Result<(), Error> {
+        self.child.write_stdin(text.as_bytes()).map_err(errors::from_host)
+    }
+
     fn close_stdin(&self) {
         self.child.close_stdin();
     }
