@@ -255,13 +255,13 @@ impl World {
         &self.file.origin
     }
 
-    /// Run one tool call in a lane of its own. Faults of any component become error results.
-    pub fn call(&self, tool: &str, arguments: &str, call: CallContext) -> ToolResult {
     /// The world's third-party plugins: their grants and limits (for `seam world check`).
     pub fn plugins(&self) -> &[file::Plugin] {
         &self.file.plugins
     }
 
+    /// Run one tool call in a lane of its own. Faults of any component become error results.
+    pub fn call(&self, tool: &str, arguments: &str, call: CallContext) -> ToolResult {
         let Some(&node) = self.tool_nodes.get(tool) else {
             let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
             return ToolResult::error(
