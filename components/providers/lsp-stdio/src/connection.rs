@@ -15,6 +15,7 @@ use crate::clock::{left, now_ms};
 use crate::config::Config;
 use crate::document::Workspace;
 use crate::encoding::Encoding;
+use crate::lease::{Lease, RENEW_MS};
 use crate::registry::Entry;
 use crate::server_requests;
 use crate::transport::{Fault, Transport};
@@ -41,6 +42,8 @@ pub struct Connection<'a> {
     folders: Value,
     /// Notifications written together with the next request.
     outbox: Vec<Value>,
+    /// Held while talking; renewed while waiting.
+    lease: &'a Lease,
 }
 
 fn saved_key(key: &str) -> String {
@@ -81,7 +84,13 @@ pub fn keys_of(server: &str) -> Vec<String> {
 
 impl<'a> Connection<'a> {
     /// The live connection under `key`, or None when there is none or its server has exited.
-    pub fn resume(key: &str, entry: &'a Entry, config: &'a Config, workspace: &Workspace) -> Option<Self> {
+    pub fn resume(
+        key: &str,
+        entry: &'a Entry,
+        config: &'a Config,
+        workspace: &Workspace,
+        lease: &'a Lease,
+    ) -> Option<Self> {
         let saved = load(key)?;
         let process = subprocess::attach(saved.process).ok();
         let Some(process) = process.filter(|p| p.wait(Some(0)).is_none()) else {
@@ -97,11 +106,18 @@ impl<'a> Connection<'a> {
             config,
             folders: workspace.folders(),
             outbox: Vec::new(),
+            lease,
         })
     }
 
     /// Start the server and initialize it. Saved only once initialized.
-    pub fn start(key: &str, entry: &'a Entry, config: &'a Config, workspace: &Workspace) -> Result<Self, Fault> {
+    pub fn start(
+        key: &str,
+        entry: &'a Entry,
+        config: &'a Config,
+        workspace: &Workspace,
+        lease: &'a Lease,
+    ) -> Result<Self, Fault> {
         let spec = SpawnSpec {
             argv: entry.argv.clone(),
             cwd: workspace.process_path.clone(),
@@ -135,6 +151,7 @@ impl<'a> Connection<'a> {
             config,
             folders: workspace.folders(),
             outbox: Vec::new(),
+            lease,
         };
         if let Err(fault) = connection.initialize(workspace) {
             connection.transport.process.terminate();
@@ -194,7 +211,7 @@ impl<'a> Connection<'a> {
         messages.push(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         self.transport.send_all(&messages)?;
         loop {
-            let Some(message) = self.transport.receive(deadline_ms)? else {
+            let Some(message) = self.receive(deadline_ms)? else {
                 self.saved.stale.insert(id);
                 let _ = self.notify("$/cancelRequest", json!({"id": id}));
                 return Err(Fault::Timeout(format!("{method} got no answer in time")));
@@ -207,7 +224,7 @@ impl<'a> Connection<'a> {
 
     /// Serve the server's messages until `until_ms`.
     pub fn pump(&mut self, until_ms: u64) -> Result<(), Fault> {
-        while let Some(message) = self.transport.receive(until_ms)? {
+        while let Some(message) = self.receive(until_ms)? {
             // No request of ours is outstanding: id 0 is never used.
             self.dispatch(message, 0)?;
         }
@@ -223,11 +240,25 @@ impl<'a> Connection<'a> {
             if now_ms() >= deadline_ms {
                 return Ok(false);
             }
-            if let Some(message) = self.transport.receive(deadline_ms)? {
+            if let Some(message) = self.receive(deadline_ms)? {
                 self.dispatch(message, 0)?;
             }
         }
         Ok(true)
+    }
+
+    /// The next message before `deadline_ms`, waiting in slices so the lease stays renewed.
+    fn receive(&mut self, deadline_ms: u64) -> Result<Option<Value>, Fault> {
+        loop {
+            self.lease.keep();
+            let slice_end = deadline_ms.min(now_ms() + RENEW_MS);
+            if let Some(message) = self.transport.receive(slice_end)? {
+                return Ok(Some(message));
+            }
+            if now_ms() >= deadline_ms {
+                return Ok(None);
+            }
+        }
     }
 
     /// Handle one message: answer requests, account for notifications, and return the answer

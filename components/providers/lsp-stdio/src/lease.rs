@@ -1,17 +1,27 @@
 //! One query at a time per connection, across concurrent lanes: a lease in seam:host/state
 //! taken with compare-and-swap. Waiters sleep in the host (`wait-change`), not in guest time.
-//! A lease carries its expiry, so a lane that trapped mid-query cannot wedge the connection;
-//! whoever takes over an expired lease learns it, because that connection's protocol state
-//! may be torn.
+//! A lease carries its expiry, renewed while its holder waits, so a lane that trapped
+//! mid-query wedges the connection for at most `HOLD_MS`; whoever takes over an expired lease
+//! learns it, because that connection's protocol state may be torn.
+
+use std::cell::{Cell, RefCell};
 
 use crate::bindings::exports::seam::lsp::lsp::Error;
 use crate::bindings::seam::host::state;
 use crate::clock::{left, now_ms};
 use crate::errors;
 
+/// How long a lease holds without renewal: longer than any stretch of guest work between two
+/// waits (a lane's guest time is bounded well below it).
+const HOLD_MS: u64 = 30_000;
+/// How often a waiting holder renews.
+pub const RENEW_MS: u64 = 5_000;
+
 pub struct Lease {
     key: String,
-    value: Vec<u8>,
+    nonce: u64,
+    value: RefCell<Vec<u8>>,
+    renewed_ms: Cell<u64>,
     /// The previous holder's lease had expired: it never finished.
     pub took_over: bool,
 }
@@ -38,17 +48,23 @@ fn expiry(value: &[u8]) -> u64 {
 }
 
 impl Lease {
-    /// Take the lease `name` for at most `hold_ms`, waiting up to `wait_ms` for its holder.
-    pub fn acquire(name: &str, hold_ms: u64, wait_ms: u64) -> Result<Self, Error> {
+    /// Take the lease `name`, waiting up to `wait_ms` for its holder.
+    pub fn acquire(name: &str, wait_ms: u64) -> Result<Self, Error> {
         let key = format!("lease/{name}");
         let nonce = unique();
         let deadline = now_ms() + wait_ms;
         let mut current = state::get(&key);
         loop {
-            let value = format!("{nonce}:{}", now_ms() + hold_ms).into_bytes();
+            let value = format!("{nonce}:{}", now_ms() + HOLD_MS).into_bytes();
             let took_over = current.as_deref().is_some_and(|held| expiry(held) < now_ms());
             if (current.is_none() || took_over) && state::compare_and_swap(&key, current.as_deref(), Some(&value)) {
-                return Ok(Self { key, value, took_over });
+                return Ok(Self {
+                    key,
+                    nonce,
+                    value: RefCell::new(value),
+                    renewed_ms: Cell::new(now_ms()),
+                    took_over,
+                });
             }
             if now_ms() >= deadline {
                 return Err(errors::error(
@@ -61,10 +77,22 @@ impl Lease {
             current = state::wait_change(&key, current.as_deref(), wake.max(1));
         }
     }
+
+    /// Push the expiry out again when the last renewal is `RENEW_MS` old.
+    pub fn keep(&self) {
+        if now_ms() < self.renewed_ms.get() + RENEW_MS {
+            return;
+        }
+        let value = format!("{}:{}", self.nonce, now_ms() + HOLD_MS).into_bytes();
+        if state::compare_and_swap(&self.key, Some(&self.value.borrow()), Some(&value)) {
+            self.value.replace(value);
+            self.renewed_ms.set(now_ms());
+        }
+    }
 }
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        state::compare_and_swap(&self.key, Some(&self.value), None);
+        state::compare_and_swap(&self.key, Some(&self.value.borrow()), None);
     }
 }

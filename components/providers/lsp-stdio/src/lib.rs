@@ -67,12 +67,12 @@ impl Guest for LspStdio {
         };
         for key in connection::keys_of(&id) {
             let wait = u64::from(config.request_timeout_ms);
-            let Ok(_lease) = Lease::acquire(&key, wait + u64::from(config.shutdown_timeout_ms), wait) else {
+            let Ok(lease) = Lease::acquire(&key, wait) else {
                 connection::discard(&key);
                 continue;
             };
             let workspace = key.split_once('|').and_then(|(_, root)| Workspace::open(root).ok());
-            match workspace.and_then(|w| Connection::resume(&key, &entry, &config, &w)) {
+            match workspace.and_then(|w| Connection::resume(&key, &entry, &config, &w, &lease)) {
                 Some(live) => live.shut_down(),
                 None => connection::discard(&key),
             }

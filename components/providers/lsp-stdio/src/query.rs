@@ -58,16 +58,15 @@ pub fn run(request: &QueryRequest) -> Result<QueryResult, Error> {
     let ready_deadline = now_ms() + u64::from(config.ready_timeout_ms);
     let request_ms = u64::from(config.request_timeout_ms);
     let key = connection::pool_key(&entry.id, &workspace.target.key);
-    let hold = u64::from(config.ready_timeout_ms) + 2 * request_ms + u64::from(config.shutdown_timeout_ms) + 10_000;
-    let lease = Lease::acquire(&key, hold, u64::from(config.ready_timeout_ms) + request_ms)?;
+    let lease = Lease::acquire(&key, u64::from(config.ready_timeout_ms) + request_ms)?;
     if lease.took_over {
         connection::discard(&key);
     }
     let mut retried = false;
     loop {
-        let mut live = match Connection::resume(&key, entry, &config, &workspace) {
+        let mut live = match Connection::resume(&key, entry, &config, &workspace, &lease) {
             Some(live) => live,
-            None => Connection::start(&key, entry, &config, &workspace).map_err(|f| failure(entry, f, ""))?,
+            None => Connection::start(&key, entry, &config, &workspace, &lease).map_err(|f| failure(entry, f, ""))?,
         };
         match ask(&mut live, request, &document, line, ready_deadline, &config) {
             Ok(answer) => {
