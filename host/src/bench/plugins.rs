@@ -2,7 +2,8 @@
 //! a warm compiled-component cache: `_instantiate` is a fresh lane instantiating the plugin
 //! and the fs provider it reads through; `_new_lane_call` is a whole call as the host serves
 //! it, in a fresh lane: instantiation plus the plugin's first call, reading a small file.
-//! Python and JS are measured against the Rust plugin.
+//! Python and JS are measured against the Rust plugin. Last, a world with all three loaded
+//! with a warm cache (what `seam` start-up and a hot swap pay for them).
 
 use super::{Row, median, time};
 use crate::{Runtime, World, WorldFile};
@@ -70,7 +71,7 @@ fn measure(runtime: &Arc<Runtime>, built: &Path, scratch: &Path, n: u32) -> anyh
     let mut rust = None;
     let mut rows = Vec::new();
     for example in &EXAMPLES {
-        let world = single_plugin_world(runtime, &wasm(built, example.plugin), scratch)?;
+        let world = plugins_world(runtime, &[wasm(built, example.plugin)], scratch)?;
         let instantiate = median_ms(n, || {
             world.instantiate_all().expect("the plugin instantiates");
         });
@@ -88,6 +89,19 @@ fn measure(runtime: &Arc<Runtime>, built: &Path, scratch: &Path, n: u32) -> anyh
         ));
         rows.push(Row::versus(example.call_row, call, rust_call, "ms", example.goal));
     }
+    // Reading and hashing each component file, then mapping its compiled form from the cache.
+    let all: Vec<PathBuf> = EXAMPLES.iter().map(|e| wasm(built, e.plugin)).collect();
+    let load = median_ms(n.min(20), || {
+        plugins_world(runtime, &all, scratch).expect("the plugins world loads");
+    });
+    rows.push(Row {
+        name: "plugins_world_cached_load",
+        value: load,
+        baseline: None,
+        ratio: None,
+        unit: "ms",
+        goal: "≤ 100 ms",
+    });
     Ok(rows)
 }
 
@@ -95,12 +109,13 @@ fn wasm(built: &Path, plugin: &str) -> PathBuf {
     built.join(format!("{plugin}.wasm"))
 }
 
-/// The plugin granted fs over fs-local; loading it once compiles it into the cache if needed.
-fn single_plugin_world(runtime: &Arc<Runtime>, plugin: &Path, workspace: &Path) -> anyhow::Result<World> {
-    let text = format!(
-        "[providers]\nfs = \"fs-local\"\n[[plugins]]\npath = {:?}\ngrants = [\"fs\"]\n",
-        plugin.display().to_string()
-    );
+/// The plugins granted fs over fs-local; loading compiles them into the cache if needed.
+fn plugins_world(runtime: &Arc<Runtime>, plugins: &[PathBuf], workspace: &Path) -> anyhow::Result<World> {
+    let mut text = String::from("[providers]\nfs = \"fs-local\"\n");
+    for plugin in plugins {
+        let path = plugin.display().to_string();
+        text.push_str(&format!("[[plugins]]\npath = {path:?}\ngrants = [\"fs\"]\n"));
+    }
     let file = WorldFile::parse(&text, "<plugin bench world>", workspace)?;
     Ok(World::load(runtime, file, Some(workspace))?)
 }
