@@ -227,3 +227,27 @@ fn a_world_with_other_fs_and_subprocess_stacks_still_serves() {
     );
     stop_servers(&ws);
 }
+
+#[test]
+fn a_cancelled_call_stops_waiting_on_a_silent_server() {
+    let (_dir, ws) = project("ts");
+    let silent = "[config.lsp-stdio]\nrequest_timeout_ms = 60000\n\
+                  [config.lsp-stdio.servers.silent]\ncommand = [\"sleep\", \"1000\"]\nextensions = [\".silent\"]\n";
+    let world = lsp_world(LOCAL, silent, &ws);
+    std::fs::write(ws.join("a.silent"), "x\n").unwrap();
+    let context = world.call_context("cancelled");
+    let canceller = context.clone();
+    let args = serde_json::json!({"operation": "hover", "file_path": "a.silent", "line": 1, "character": 1});
+    let result = std::thread::scope(|scope| {
+        let call = scope.spawn(|| world.call("lsp", &args.to_string(), context));
+        canceller.cancel();
+        call.join().unwrap()
+    });
+    assert_eq!(code(&result), "LSP_CANCELLED", "{}", result.text());
+    for pid in servers_in(&ws, "sleep") {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+}

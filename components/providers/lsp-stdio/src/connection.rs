@@ -11,14 +11,18 @@ use crate::activity::Activity;
 use crate::bindings::seam::host::state;
 use crate::bindings::seam::subprocess::subprocess::{self, Process};
 use crate::bindings::seam::subprocess::types::{Collect, Input, Output, SpawnSpec};
+use crate::bindings::seam::tool::context;
 use crate::clock::{left, now_ms};
 use crate::config::Config;
 use crate::document::Workspace;
 use crate::encoding::Encoding;
-use crate::lease::{Lease, RENEW_MS};
+use crate::lease::Lease;
 use crate::registry::Entry;
 use crate::server_requests;
 use crate::transport::{Fault, Transport};
+
+/// Longest single wait on the server's output: how late a cancellation is noticed.
+const SLICE_MS: u64 = 250;
 
 /// What survives between lanes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -211,14 +215,21 @@ impl<'a> Connection<'a> {
         messages.push(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         self.transport.send_all(&messages)?;
         loop {
-            let Some(message) = self.receive(deadline_ms)? else {
-                self.saved.stale.insert(id);
-                let _ = self.notify("$/cancelRequest", json!({"id": id}));
-                return Err(Fault::Timeout(format!("{method} got no answer in time")));
+            let gone = match self.receive(deadline_ms) {
+                Ok(Some(message)) => {
+                    if let Some(answer) = self.dispatch(message, id)? {
+                        return answer;
+                    }
+                    continue;
+                }
+                Ok(None) => Fault::Timeout(format!("{method} got no answer in time")),
+                Err(Fault::Cancelled) => Fault::Cancelled,
+                Err(fault) => return Err(fault),
             };
-            if let Some(answer) = self.dispatch(message, id)? {
-                return answer;
-            }
+            // Nobody waits for this answer any more: drop it when it comes.
+            self.saved.stale.insert(id);
+            let _ = self.notify("$/cancelRequest", json!({"id": id}));
+            return Err(gone);
         }
     }
 
@@ -236,6 +247,10 @@ impl<'a> Connection<'a> {
     pub fn settle(&mut self, deadline_ms: u64) -> Result<bool, Fault> {
         // Take in what arrived since the last call first.
         self.pump(now_ms())?;
+        if self.saved.activity.busy() {
+            let message = format!("waiting for {} to finish its work (indexing)", self.entry.id);
+            context::progress(0.0, None, Some(&message));
+        }
         while self.saved.activity.busy() {
             if now_ms() >= deadline_ms {
                 return Ok(false);
@@ -247,13 +262,17 @@ impl<'a> Connection<'a> {
         Ok(true)
     }
 
-    /// The next message before `deadline_ms`, waiting in slices so the lease stays renewed.
+    /// The next message before `deadline_ms`. Long waits go in slices: between them the lease
+    /// is renewed and a cancelled call stops waiting.
     fn receive(&mut self, deadline_ms: u64) -> Result<Option<Value>, Fault> {
         loop {
             self.lease.keep();
-            let slice_end = deadline_ms.min(now_ms() + RENEW_MS);
+            let slice_end = deadline_ms.min(now_ms() + SLICE_MS);
             if let Some(message) = self.transport.receive(slice_end)? {
                 return Ok(Some(message));
+            }
+            if context::cancelled() {
+                return Err(Fault::Cancelled);
             }
             if now_ms() >= deadline_ms {
                 return Ok(None);

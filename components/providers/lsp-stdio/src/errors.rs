@@ -13,6 +13,7 @@ pub const INVALID_POSITION: &str = "LSP_INVALID_POSITION";
 pub const SERVER_FAILED: &str = "LSP_SERVER_FAILED";
 pub const TIMEOUT: &str = "LSP_TIMEOUT";
 pub const TOO_LARGE: &str = "LSP_TOO_LARGE";
+pub const CANCELLED: &str = "LSP_CANCELLED";
 
 pub fn error(code: &str, message: impl Into<String>) -> Error {
     Error {

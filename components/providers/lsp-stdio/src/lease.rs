@@ -15,7 +15,7 @@ use crate::errors;
 /// waits (a lane's guest time is bounded well below it).
 const HOLD_MS: u64 = 30_000;
 /// How often a waiting holder renews.
-pub const RENEW_MS: u64 = 5_000;
+const RENEW_MS: u64 = 5_000;
 
 pub struct Lease {
     key: String,

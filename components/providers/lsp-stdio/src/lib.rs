@@ -29,6 +29,7 @@ mod bindings {
                 import seam:subprocess/subprocess@0.1.0;
                 import seam:host/config@0.1.0;
                 import seam:host/state@0.1.0;
+                import seam:tool/context@0.1.0;
                 export seam:lsp/lsp@0.1.0;
             }
         "#,
@@ -38,6 +39,7 @@ mod bindings {
             "../../../wit/host",
             "../../../wit/subprocess",
             "../../../wit/fs",
+            "../../../wit/tool",
             "../../../wit/lsp",
         ],
         generate_all,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::bindings::exports::seam::lsp::lsp::{Error, Location, Operation, QueryRequest, QueryResult};
+use crate::bindings::seam::tool::context;
 use crate::clock::now_ms;
 use crate::config::Config;
 use crate::connection::{self, Connection};
@@ -82,14 +83,14 @@ pub fn run(request: &QueryRequest) -> Result<QueryResult, Error> {
                     &config,
                 ));
             }
-            Err(Fault::Died(_)) if !retried => {
+            Err(Fault::Died(_)) if !retried && !context::cancelled() => {
                 retried = true;
                 connection::discard(&key);
             }
             Err(fault) => {
                 let stderr = live.stderr_tail();
                 match fault {
-                    Fault::Timeout(_) | Fault::Answered(..) if !live.overloaded() => live.save(),
+                    Fault::Timeout(_) | Fault::Answered(..) | Fault::Cancelled if !live.overloaded() => live.save(),
                     _ => connection::discard(&key),
                 }
                 return Err(failure(entry, fault, &stderr));
@@ -157,6 +158,8 @@ fn warming(live: &Connection<'_>, config: &Config) -> bool {
 
 fn failure(entry: &Entry, fault: Fault, stderr: &str) -> Error {
     let id = &entry.id;
+    // A cancelled call also ends what it started (the server, when it was starting it).
+    let fault = if context::cancelled() { Fault::Cancelled } else { fault };
     match fault {
         Fault::Died(why) => errors::error(errors::SERVER_FAILED, format!("language server {id} failed: {why}")),
         Fault::Broken(why) => errors::error(
@@ -165,6 +168,7 @@ fn failure(entry: &Entry, fault: Fault, stderr: &str) -> Error {
         ),
         Fault::TooLarge(why) => errors::error(errors::TOO_LARGE, format!("language server {id}: {why}")),
         Fault::Timeout(why) => errors::error(errors::TIMEOUT, format!("language server {id}: {why}")),
+        Fault::Cancelled => errors::error(errors::CANCELLED, format!("the query to {id} was cancelled")),
         Fault::Answered(code, why) => errors::error(
             errors::SERVER_FAILED,
             format!("language server {id} answered with error {code}: {why}"),

@@ -24,6 +24,8 @@ pub enum Fault {
     TooLarge(String),
     /// No answer before the deadline.
     Timeout(String),
+    /// The caller cancelled the call.
+    Cancelled,
     /// It answered with a JSON-RPC error (code, message).
     Answered(i64, String),
 }
