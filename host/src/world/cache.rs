@@ -5,9 +5,14 @@
 //! Every rebuilt component is a new entry, and an interpreter plugin's entry is tens of MB, so
 //! the cache is bounded: a hit refreshes the entry's modification time, and storing a new entry
 //! removes the least recently used ones beyond [`MAX_BYTES`].
+//!
+//! A component file's content hash is remembered with the file's identity (device, inode, size,
+//! modification and change times, as fs versions are), so loading an unchanged 18 MB plugin
+//! neither reads nor hashes it: most of a cached load's time otherwise.
 
 use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 use wasmtime::Engine;
@@ -40,12 +45,49 @@ impl ComponentCache {
         Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The content hash and compiled component of the component file at `path`; the outer
+    /// error is a file that cannot be read, the inner one a file that is not a component.
+    pub fn load_file(&self, engine: &Engine, path: &Path) -> std::io::Result<(String, wasmtime::Result<Component>)> {
+        // The identity is taken before the read: a file replaced in between is hashed as read
+        // but remembered under the old identity, which no file has any more.
+        let identity = identity(&std::fs::metadata(path)?);
+        let memo = self.dir.as_ref().map(|dir| memo_path(dir, path));
+        if let Some(hash) = memo.as_deref().and_then(|memo| remembered(memo, &identity)) {
+            let compiled = self.dir.as_ref().map(|dir| self.entry(dir, &hash));
+            if compiled.as_deref().is_some_and(Path::exists) {
+                // The bytes are only read again when the entry turns out to be bad.
+                return Ok((hash.clone(), self.load_with(engine, &hash, || std::fs::read(path))));
+            }
+        }
+        let bytes = std::fs::read(path)?;
+        let hash = Self::content_hash(&bytes);
+        if let Some(memo) = memo {
+            let _ = store(&memo, format!("{identity} {hash}").as_bytes());
+        }
+        let compiled = self.load(engine, &bytes, &hash);
+        Ok((hash, compiled))
+    }
+
     /// The compiled component for `bytes` (whose SHA-256 is `hash`).
     pub fn load(&self, engine: &Engine, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
+        self.load_with(engine, hash, || Ok(bytes.to_vec()))
+    }
+
+    fn entry(&self, dir: &Path, hash: &str) -> PathBuf {
+        dir.join(format!("{hash}-{}.cwasm", self.engine_key))
+    }
+
+    /// The cached entry for `hash`, else compile what `bytes` gives and cache it.
+    fn load_with(
+        &self,
+        engine: &Engine,
+        hash: &str,
+        bytes: impl FnOnce() -> std::io::Result<Vec<u8>>,
+    ) -> wasmtime::Result<Component> {
         let Some(dir) = &self.dir else {
-            return Component::new(engine, bytes);
+            return Component::new(engine, bytes()?);
         };
-        let path = dir.join(format!("{hash}-{}.cwasm", self.engine_key));
+        let path = self.entry(dir, hash);
         if path.exists() {
             // SAFETY: the file is one this cache wrote with `serialize` for an engine with the
             // same compatibility hash (part of the name); a truncated or foreign file fails
@@ -61,7 +103,7 @@ impl ComponentCache {
                 }
             }
         }
-        let component = Component::new(engine, bytes)?;
+        let component = Component::new(engine, bytes()?)?;
         if let Err(e) = store(&path, &component.serialize()?) {
             tracing::warn!(path = %path.display(), "cannot cache a compiled component: {e}");
         }
@@ -70,6 +112,33 @@ impl ComponentCache {
         }
         Ok(component)
     }
+}
+
+/// Equal identities mean equal contents: any write changes the size, a time or the inode.
+fn identity(meta: &std::fs::Metadata) -> String {
+    let (mtime, ctime) = (meta.mtime_nsec(), meta.ctime_nsec());
+    format!(
+        "{}:{}:{}:{}.{mtime:09}:{}.{ctime:09}",
+        meta.dev(),
+        meta.ino(),
+        meta.len(),
+        meta.mtime(),
+        meta.ctime()
+    )
+}
+
+/// Where the hash of the component file at `path` is remembered.
+fn memo_path(dir: &Path, path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let key = ComponentCache::content_hash(absolute.as_os_str().as_encoded_bytes());
+    dir.join("files").join(key)
+}
+
+/// The hash remembered for a file that still has `identity`.
+fn remembered(memo: &Path, identity: &str) -> Option<String> {
+    let text = std::fs::read_to_string(memo).ok()?;
+    let (seen, hash) = text.split_once(' ')?;
+    (seen == identity).then(|| hash.to_string())
 }
 
 /// Write atomically so concurrent seam processes never read a half-written entry.
@@ -138,6 +207,37 @@ mod tests {
         evict(dir.path(), 1000, &stored).unwrap();
         assert!(!oldest.exists() && !older.exists());
         assert!(recent.exists() && stored.exists() && in_progress.exists());
+    }
+
+    /// The smallest valid component: the preamble of an empty one.
+    const EMPTY_COMPONENT: &[u8] = b"\0asm\x0d\0\x01\0";
+
+    #[test]
+    fn a_changed_file_is_hashed_again_and_an_unchanged_one_is_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::default();
+        let cache = ComponentCache {
+            dir: Some(dir.path().join("cache")),
+            engine_key: "test".into(),
+        };
+        let file = dir.path().join("plugin.wasm");
+        std::fs::write(&file, EMPTY_COMPONENT).unwrap();
+        let (hash, compiled) = cache.load_file(&engine, &file).unwrap();
+        assert_eq!(hash, ComponentCache::content_hash(EMPTY_COMPONENT));
+        assert!(compiled.is_ok());
+        let memo = memo_path(cache.dir.as_ref().unwrap(), &file);
+        let identity = identity(&std::fs::metadata(&file).unwrap());
+        assert_eq!(remembered(&memo, &identity), Some(hash.clone()));
+        assert_eq!(cache.load_file(&engine, &file).unwrap().0, hash);
+
+        // Same length, new content: the identity changed, so the file is read and hashed again.
+        std::fs::write(&file, b"not wasm").unwrap();
+        // File times are coarse (a clock tick): say plainly that this write came later.
+        let later = SystemTime::now() + Duration::from_secs(1);
+        std::fs::File::open(&file).unwrap().set_modified(later).unwrap();
+        let (changed, compiled) = cache.load_file(&engine, &file).unwrap();
+        assert_eq!(changed, ComponentCache::content_hash(b"not wasm"));
+        assert!(compiled.is_err());
     }
 
     #[test]

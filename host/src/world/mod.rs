@@ -453,13 +453,13 @@ impl Runtime {
                 self.cache.load(&self.engine, b.wasm, b.hash)
             }
             ComponentRef::Path(path) => {
-                let bytes = std::fs::read(path).map_err(|e| WorldError::Unreadable {
+                let (found, compiled) = self.cache.load_file(&self.engine, path).map_err(|e| WorldError::Unreadable {
                     name: name.clone(),
                     path: path.display().to_string(),
                     message: e.to_string(),
                 })?;
-                hash = cache::ComponentCache::content_hash(&bytes);
-                self.cache.load(&self.engine, &bytes, &hash)
+                hash = found;
+                compiled
             }
         }
         .map_err(|e| WorldError::Invalid {
