@@ -251,3 +251,63 @@ fn a_cancelled_call_stops_waiting_on_a_silent_server() {
         );
     }
 }
+
+#[test]
+fn servers_register_whole_or_not_at_all_and_unregistering_shuts_them_down() {
+    let (_dir, ws) = project("ts");
+    let registry = fixture("fixture-lsp-registry").display().to_string();
+    let toml = world_toml(LOCAL, SERVERS).replace(
+        "tools = [\"tool-lsp\"]",
+        &format!("tools = [\"tool-lsp\", {registry:?}]"),
+    );
+    let world = world(&toml, &ws);
+    let admin = |args: serde_json::Value| call(&world, "lsp_registry", args);
+    let ids = || {
+        let listed: serde_json::Value =
+            serde_json::from_str(&answer(&admin(serde_json::json!({"op": "servers"})))).unwrap();
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let register = |id: &str, command: &str, extensions: &[&str]| {
+        admin(
+            serde_json::json!({"op": "register", "id": id, "command": [command, "--stdio"], "extensions": extensions}),
+        )
+    };
+    let before = ids();
+    assert_eq!(before, ["rust-analyzer", "typescript"]);
+    let tsls = "typescript-language-server";
+    assert_eq!(code(&register("ts2", tsls, &[".mts", ".ts"])), "LSP_EXTENSION_TAKEN");
+    assert_eq!(code(&register("typescript", tsls, &[".mts"])), "LSP_DUPLICATE_ID");
+    assert_eq!(
+        code(&register("ghost", "seam-no-such-language-server", &[".ghost"])),
+        "LSP_INVALID_SERVER"
+    );
+    assert_eq!(ids(), before, "a refused registration leaves nothing behind");
+
+    answer(&register("ts2", tsls, &[".mts"]));
+    std::fs::copy(ws.join("src/shapes.ts"), ws.join("src/shapes.mts")).unwrap();
+    let class = position(&ws, "src/shapes.mts", "Square", 0);
+    assert!(answer(&lsp(&world, "hover", "src/shapes.mts", class)).contains("class Square"));
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    answer(&lsp(&world, "hover", "src/main.ts", at));
+    assert_eq!(servers_in(&ws, tsls).len(), 2);
+
+    // shutdown, exit, then termination: the server of `typescript` is gone, ts2's runs on.
+    assert_eq!(
+        answer(&admin(serde_json::json!({"op": "unregister", "id": "typescript"}))),
+        "true"
+    );
+    assert!(eventually(std::time::Duration::from_secs(30), || servers_in(&ws, tsls)
+        .len()
+        == 1));
+    assert_eq!(code(&lsp(&world, "hover", "src/main.ts", at)), "LSP_NO_SERVER");
+    assert_eq!(
+        answer(&admin(serde_json::json!({"op": "unregister", "id": "typescript"}))),
+        "false"
+    );
+    stop_servers(&ws);
+}
