@@ -5,7 +5,7 @@ import * as fs from 'seam:fs/fs@0.1.0';
 import { definePlugin } from './seam-plugin.js';
 
 // Larger files are refused (FS_TOO_LARGE) rather than read whole.
-const MAX_BYTES = 16n << 20n;
+const MAX_BYTES = 16 << 20;
 
 function outline(text, maxLevel) {
   const lines = [];

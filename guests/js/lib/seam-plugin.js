@@ -46,11 +46,13 @@ class Context {
     this.seams = seams;
   }
 
-  // A whole UTF-8 text file, the path absolute or relative to the session's working directory.
+  // A whole UTF-8 text file, the path absolute or relative to the session's working directory;
+  // larger than `maxBytes` (a number or a BigInt) fails FS_TOO_LARGE.
   readText(path, maxBytes) {
     const fs = this.seams.fs;
     if (!fs) throw new ToolError(PLUGIN_FAILED, 'readText needs definePlugin(tools, { fs })');
-    return fs.readText(fs.resolve(path, this.cwd), maxBytes, this.sessionId).content;
+    const bound = maxBytes === undefined ? undefined : BigInt(maxBytes);
+    return fs.readText(fs.resolve(path, this.cwd), bound, this.sessionId).content;
   }
 }
 
