@@ -177,4 +177,24 @@ fn serve_through_the_seam_cli_and_world_check_shows_grants() {
     for plugin in PLUGINS {
         assert!(text.contains(&format!("{plugin} [plugin] grants: fs;")), "{text}");
     }
+    let json = seam(&["world", "check", "--json"]);
+    let nodes: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let wc = nodes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["component"] == "wc")
+        .unwrap();
+    assert_eq!(wc["grants"], json!(["fs"]));
+    assert_eq!(wc["limits"], json!({"memory_mb": 64, "guest_time_ms": 2000}));
+    let tool_fs = nodes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["component"] == "tool-fs")
+        .unwrap();
+    assert!(
+        tool_fs.get("grants").is_none(),
+        "first-party tools reach every seam: {tool_fs}"
+    );
 }
