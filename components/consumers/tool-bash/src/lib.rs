@@ -9,7 +9,6 @@ mod escalate;
 #[path = "../../tool-jobs/src/notices.rs"]
 mod notices;
 mod render;
-mod tool_result;
 
 mod bindings {
     wit_bindgen::generate!({
@@ -37,6 +36,8 @@ mod bindings {
         generate_all,
     });
 }
+
+seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::sandbox::policy;

@@ -8,7 +8,6 @@ mod describe;
 mod found;
 mod rg_json;
 mod run;
-mod tool_result;
 
 mod bindings {
     wit_bindgen::generate!({
@@ -26,6 +25,8 @@ mod bindings {
         generate_all,
     });
 }
+
+seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::tool::context;

@@ -8,7 +8,6 @@ mod describe;
 mod errors;
 mod image;
 mod render;
-mod tool_result;
 mod tools;
 
 mod bindings {
@@ -28,6 +27,8 @@ mod bindings {
         generate_all,
     });
 }
+
+seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::tool::context;

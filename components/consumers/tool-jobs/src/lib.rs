@@ -6,8 +6,6 @@ mod args;
 mod describe;
 mod notices;
 mod render;
-#[path = "../../tool-bash/src/tool_result.rs"]
-mod tool_result;
 
 mod bindings {
     wit_bindgen::generate!({
@@ -23,6 +21,8 @@ mod bindings {
         generate_all,
     });
 }
+
+seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::jobs::jobs::{self, Error};

@@ -5,7 +5,6 @@
 mod args;
 mod describe;
 mod render;
-mod tool_result;
 
 mod bindings {
     wit_bindgen::generate!({
@@ -21,6 +20,8 @@ mod bindings {
         generate_all,
     });
 }
+
+seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::lsp::lsp::{self, Operation, QueryRequest};

@@ -42,6 +42,30 @@ impl ToolResult {
     }
 }
 
+/// Converts [`ToolResult`] into the `tool-result` that `wit-bindgen` generated for a
+/// component's own world: each component has its own copy of the WIT types, so the `From`
+/// impl is written once here and instantiated per component, e.g.
+/// `seam_guest::wit_tool_result!(crate::bindings::seam::tool::types);`.
+#[macro_export]
+macro_rules! wit_tool_result {
+    ($($types:ident)::+) => {
+        impl From<$crate::ToolResult> for $($types)::+::ToolResult {
+            fn from(result: $crate::ToolResult) -> Self {
+                use $($types)::+::{Content, Image};
+                let content = result.content.into_iter().map(|content| match content {
+                    $crate::Content::Text(text) => Content::Text(text),
+                    $crate::Content::Image { data, mime_type } => Content::Image(Image { data, mime_type }),
+                });
+                Self {
+                    content: content.collect(),
+                    is_error: result.is_error,
+                    code: result.code,
+                }
+            }
+        }
+    };
+}
+
 impl From<ArgsError> for ToolResult {
     fn from(error: ArgsError) -> Self {
         Self::error(error.code(), error.to_string())

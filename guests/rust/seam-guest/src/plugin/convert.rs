@@ -1,7 +1,6 @@
 //! Plain kit values into the generated WIT types.
 
-use super::bindings::seam::tool::types::{Content as WitContent, Image, ToolResult as WitToolResult, ToolSpec};
-use crate::{Content, ToolResult};
+use super::bindings::seam::tool::types::ToolSpec;
 
 pub fn wit_spec((name, description, input_schema): (String, String, String)) -> ToolSpec {
     ToolSpec {
@@ -11,16 +10,4 @@ pub fn wit_spec((name, description, input_schema): (String, String, String)) -> 
     }
 }
 
-impl From<ToolResult> for WitToolResult {
-    fn from(result: ToolResult) -> Self {
-        let content = result.content.into_iter().map(|content| match content {
-            Content::Text(text) => WitContent::Text(text),
-            Content::Image { data, mime_type } => WitContent::Image(Image { data, mime_type }),
-        });
-        Self {
-            content: content.collect(),
-            is_error: result.is_error,
-            code: result.code,
-        }
-    }
-}
+crate::wit_tool_result!(crate::plugin::bindings::seam::tool::types);
