@@ -106,7 +106,7 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
         }
     }
     if options.wants("lsp") {
-        report(lsp::hover(runtime, 10 * scale)?);
+        report(lsp::hover(runtime, 20 * scale)?);
     }
     if options.wants("plugins") {
         for row in plugins::rows(runtime, &fs::repository(workspace), 50 * scale)? {

@@ -15,9 +15,11 @@ const LIB_RS: &str = include_str!("../../../tests/fixtures/lsp/rust/src/lib.rs")
 const SHAPES_RS: &str = include_str!("../../../tests/fixtures/lsp/rust/src/shapes.rs");
 const CARGO_TOML: &str = include_str!("../../../tests/fixtures/lsp/rust/Cargo.toml");
 
-/// rust-analyzer's options in both runs: the project has no build scripts or proc macros.
+/// rust-analyzer's options in both runs: the project has no build scripts or proc macros, and
+/// no background cache priming competes with the measured hovers.
 fn initialization_options() -> Value {
-    json!({"cargo": {"buildScripts": {"enable": false}}, "procMacro": {"enable": false}, "checkOnSave": false})
+    json!({"cargo": {"buildScripts": {"enable": false}}, "procMacro": {"enable": false}, "checkOnSave": false,
+           "cachePriming": {"enable": false}})
 }
 
 const WORLD: &str = r#"tools = ["tool-lsp"]
@@ -28,7 +30,7 @@ lsp = "lsp-stdio"
 [config.lsp-stdio.servers.rust-analyzer]
 command = ["rust-analyzer"]
 extensions = [".rs"]
-initialization_options = { cargo = { buildScripts = { enable = false } }, procMacro = { enable = false }, checkOnSave = false }
+initialization_options = { cargo = { buildScripts = { enable = false } }, procMacro = { enable = false }, checkOnSave = false, cachePriming = { enable = false } }
 "#;
 
 /// Where the hover asks: `total_area` on the line with non-ASCII text before it (1-based).
