@@ -81,6 +81,10 @@ fn world_check_prints_the_refusal() {
         text.contains("LINK_MISSING") && text.contains("tool-bash") && text.contains("seam:shell/shell"),
         "{text}"
     );
+    assert!(
+        text.contains("`shell = \"bash-local\"` under [providers]"),
+        "the refusal names the built-in fix: {text}"
+    );
 }
 
 #[test]

@@ -198,3 +198,22 @@ fn serve_through_the_seam_cli_and_world_check_shows_grants() {
         "first-party tools reach every seam: {tool_fs}"
     );
 }
+
+#[test]
+fn the_readme_world_example_loads_and_serves_its_plugin() {
+    plugins_world_file();
+    let readme = std::fs::read_to_string(repository().join("README.md")).expect("README.md");
+    let fence = "## World files\n\n```toml\n";
+    let start = readme.find(fence).expect("the README shows a world file") + fence.len();
+    let example = &readme[start..start + readme[start..].find("```").expect("the block ends")];
+    let file = WorldFile::parse(example, "README.md", &repository()).expect("the README's world file parses");
+    let workspace = tempfile::tempdir().unwrap();
+    std::fs::write(workspace.path().join("words.txt"), "one two\nthree\n").unwrap();
+    let world = World::load(runtime(), file, Some(workspace.path())).expect("the README's world file loads");
+    let result = world.call(
+        "wc",
+        &json!({"path": "words.txt"}).to_string(),
+        world.call_context("readme"),
+    );
+    assert_eq!(result.text(), "lines 2 words 3 chars 14 bytes 14 words.txt");
+}

@@ -3,8 +3,13 @@
 /// A refused link; `code()` is stable, the message is for humans.
 #[derive(Debug, thiserror::Error)]
 pub enum LinkError {
-    #[error("{component} imports {interface}, but no provider in this world exports it")]
-    Missing { component: String, interface: String },
+    #[error("{component} imports {interface}, but no provider in this world exports it{hint}")]
+    Missing {
+        component: String,
+        interface: String,
+        /// How to fix it, when a built-in provider serves the interface (else empty).
+        hint: String,
+    },
     #[error("{component} imports {interface}, which {providers} all export; name one in the world file")]
     Ambiguous {
         component: String,

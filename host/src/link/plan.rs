@@ -266,6 +266,7 @@ fn choose_provider(
             None => Err(LinkError::Missing {
                 component: nodes[index].name.clone(),
                 interface: import.to_string(),
+                hint: String::new(),
             }),
         },
         many => Err(LinkError::Ambiguous {

@@ -15,6 +15,7 @@ pub use tools::{Content, ToolResult, ToolSpec};
 
 use crate::lane::{CallContext, Lane, Session};
 use crate::link::LinkError;
+use crate::link::names::InterfaceName;
 use crate::link::plan::{NodeDecl, Role, Target};
 use crate::natives::bindings::tool as tool_bindings;
 use file::{ComponentRef, Limits, SandboxMode, WorldFile};
@@ -134,7 +135,21 @@ impl World {
             file.limits.clone(),
             key,
             settings,
-        )?;
+        )
+        .map_err(|error| match error {
+            LinkError::Missing {
+                component, interface, ..
+            } => LinkError::Missing {
+                hint: runtime
+                    .built_in_provider_line(&interface)
+                    .map_or_else(String::new, |line| {
+                        format!("; the built-in world serves it with `{line}` under [providers]")
+                    }),
+                component,
+                interface,
+            },
+            other => other,
+        })?;
         let mut world = Self {
             runtime: runtime.clone(),
             linked: Arc::new(linked),
@@ -431,6 +446,27 @@ impl<'a> Placement<'a> {
 }
 
 impl Runtime {
+    /// The built-in world's `[providers]` line for the seam that exports `interface`, if any:
+    /// a missing link is named with its fix (never filled in silently: a sandboxed world that
+    /// forgot its shell must not get the unconfined one).
+    fn built_in_provider_line(&self, interface: &str) -> Option<String> {
+        let wanted = InterfaceName::parse(interface)?.unversioned();
+        WorldFile::default_world()
+            .providers
+            .into_iter()
+            .find_map(|(seam, stack)| {
+                let ComponentRef::Builtin(name) = stack.first()? else {
+                    return None;
+                };
+                let built_in = builtin::find(name)?;
+                let component = self.cache.load(&self.engine, built_in.wasm, built_in.hash).ok()?;
+                let exports = component.component_type().exports(&self.engine).any(|(export, _)| {
+                    InterfaceName::parse(export).is_some_and(|export| export.unversioned() == wanted)
+                });
+                exports.then(|| format!("{seam} = \"{name}\""))
+            })
+    }
+
     fn node_input(
         &self,
         file: &WorldFile,
