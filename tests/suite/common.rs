@@ -11,6 +11,7 @@ pub fn runtime() -> &'static Arc<Runtime> {
         // This test binary is not seam: the Landlock launcher is the seam binary cargo built.
         let options = RuntimeOptions {
             launcher: Some(env!("CARGO_BIN_EXE_seam").into()),
+            ..RuntimeOptions::default()
         };
         Runtime::with_options(options).expect("the wasm runtime starts")
     })

@@ -67,3 +67,33 @@ fn faults_in_a_provider_fail_only_that_call_and_name_the_provider() {
         trap.text()
     );
 }
+
+#[test]
+fn a_call_past_the_instance_capacity_fails_as_such_and_frees_what_it_held() {
+    // Room for a read (tool-fs + fs-local), not for the chain a bash call reaches.
+    let options = seam_host::RuntimeOptions {
+        launcher: Some(env!("CARGO_BIN_EXE_seam").into()),
+        max_instances: 3,
+    };
+    let runtime = seam_host::Runtime::with_options(options).expect("a small runtime starts");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
+    let file = seam_host::WorldFile::parse(
+        "tools = [\"tool-bash\", \"tool-fs\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+         shell = \"bash-local\"\nfs = \"fs-local\"\njobs = \"jobs-local\"\npolicy = \"sandbox-policy\"\n\
+         approval = \"approval-never\"\n",
+        "capacity test",
+        dir.path(),
+    )
+    .unwrap();
+    let world = seam_host::World::load(&runtime, file, Some(dir.path())).expect("the world loads");
+    for _ in 0..3 {
+        let full = call(&world, "bash", json!({ "command": "echo hi" }));
+        assert_eq!(full.code.as_deref(), Some("WORLD_AT_CAPACITY"), "{}", full.text());
+        assert!(full.text().contains("too many calls in flight"), "{}", full.text());
+        // The slots the refused call held are free again.
+        let read = call(&world, "read", json!({ "file_path": "a.txt" }));
+        assert!(!read.is_error, "{}", read.text());
+        assert!(read.text().contains("hello"), "{}", read.text());
+    }
+}

@@ -23,12 +23,16 @@ pub struct RuntimeOptions {
     /// probe refuses an executable that does not report a ruleset, but a lone Landlock
     /// candidate is not probed and would be handed the launcher arguments as they are.
     pub launcher: Option<PathBuf>,
+    /// Component instances alive at once, across every lane of every world of the runtime
+    /// (a bash call holds six): a call that needs one more fails with WORLD_AT_CAPACITY.
+    pub max_instances: u32,
 }
 
 impl Default for RuntimeOptions {
     fn default() -> Self {
         Self {
             launcher: std::env::current_exe().ok(),
+            max_instances: 1000,
         }
     }
 }
@@ -38,14 +42,12 @@ impl Default for RuntimeOptions {
 /// slots saves the mmap/munmap of every memory, and keeping the pages a call dirtied resident
 /// (reset with memset, found by PAGEMAP_SCAN) saves a page fault per 4 KiB the next call
 /// touches: bulk data crosses two or three fresh memories per call otherwise.
-fn instance_pool() -> PoolingAllocationConfig {
-    // Concurrent lanes × components per lane; a call past capacity fails with WORLD_AT_CAPACITY.
-    const COMPONENT_INSTANCES: u32 = 1000;
+fn instance_pool(component_instances: u32) -> PoolingAllocationConfig {
     let mut pool = PoolingAllocationConfig::default();
-    pool.total_component_instances(COMPONENT_INSTANCES)
-        .total_core_instances(4 * COMPONENT_INSTANCES)
-        .total_memories(2 * COMPONENT_INSTANCES)
-        .total_tables(4 * COMPONENT_INSTANCES)
+    pool.total_component_instances(component_instances)
+        .total_core_instances(4 * component_instances)
+        .total_memories(2 * component_instances)
+        .total_tables(4 * component_instances)
         // Calls are synchronous: no fiber stacks (each would cost a guard-page mprotect at start).
         .total_stacks(0)
         // Room for guests bigger than first-party Rust ones (interpreters built into components).
@@ -84,7 +86,9 @@ impl Runtime {
         // Components here call synchronously; component-model async would tax every crossing.
         config.concurrency_support(false);
         config.max_wasm_stack(1 << 20);
-        config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool()));
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool(
+            options.max_instances,
+        )));
         let engine = Engine::new(&config)?;
         let weak = engine.weak();
         std::thread::Builder::new().name("seam-epoch".into()).spawn(move || {
