@@ -6,12 +6,12 @@ use crate::link::LinkError;
 use crate::link::forward;
 use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role, Target};
 use crate::natives::HostState;
-use crate::natives::bindings;
 use crate::natives::bindings::natives::seam::host::config::WorldSettings;
 use crate::world::file::Limits;
+use crate::world::host_linkers::HostLinkers;
 use std::sync::Arc;
 use wasmtime::Engine;
-use wasmtime::component::{HasSelf, InstancePre, Linker};
+use wasmtime::component::{InstancePre, Linker};
 
 pub struct LinkedNode {
     pub name: String,
@@ -58,6 +58,7 @@ pub struct LinkInput {
 
 pub fn link(
     engine: &Engine,
+    linkers: &HostLinkers,
     inputs: Vec<LinkInput>,
     host: Arc<HostState>,
     limits: Limits,
@@ -73,7 +74,7 @@ pub fn link(
     let mut plan = plan::plan(engine, &decls)?;
     let mut nodes = Vec::with_capacity(decls.len());
     for ((index, decl), (config, limits, fingerprint)) in decls.into_iter().enumerate().zip(extras) {
-        let pre = linker_for(engine, &plan.imports[index])
+        let pre = linker_for(linkers, engine, &plan.imports[index])
             .and_then(|linker| linker.instantiate_pre(&decl.component))
             .map_err(|e| LinkError::Instantiate {
                 component: decl.name.clone(),
@@ -107,34 +108,19 @@ pub fn link(
     })
 }
 
-fn linker_for(engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result<Linker<Lane>> {
-    let mut linker = Linker::new(engine);
-    let (mut wasi, mut natives, mut context, mut asker) = (false, false, false, false);
+/// The component's linker: the host-served parts it imports, plus its forwarded and
+/// types-only instances.
+fn linker_for(linkers: &HostLinkers, engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result<Linker<Lane>> {
+    let mut linker = linkers.for_imports(engine, imports)?;
     for import in imports {
         match &import.target {
-            Target::Wasi if !wasi => {
-                wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-                wasi = true;
-            }
-            Target::Native if !natives => {
-                bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
-                natives = true;
-            }
-            Target::CallContext if !context => {
-                bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
-                context = true;
-            }
-            Target::Asker if !asker => {
-                bindings::asker::seam::approval::asker::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
-                asker = true;
-            }
             Target::TypesOnly => {
                 linker.instance(&import.name)?;
             }
             Target::Provider(f) => {
                 forward::define(&mut linker.instance(&import.name)?, f, &import.name)?;
             }
-            _ => {}
+            Target::Wasi | Target::Native | Target::CallContext | Target::Asker => {}
         }
     }
     Ok(linker)

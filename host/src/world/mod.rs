@@ -4,6 +4,7 @@
 pub mod builtin;
 pub mod cache;
 pub mod file;
+mod host_linkers;
 pub mod linked;
 mod owners;
 mod runtime;
@@ -130,6 +131,7 @@ impl World {
         };
         let linked = linked::link(
             &runtime.engine,
+            &runtime.host_linkers,
             inputs,
             runtime.host.clone(),
             file.limits.clone(),

@@ -2,6 +2,7 @@
 //! and the durable host state every world shares.
 
 use super::cache::ComponentCache;
+use super::host_linkers::HostLinkers;
 use super::linked::Linked;
 use crate::lane::{CallContext, Lane};
 use crate::natives::HostState;
@@ -71,6 +72,7 @@ const RESIDENT_BYTES: usize = 16 << 20;
 pub struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) cache: ComponentCache,
+    pub(crate) host_linkers: HostLinkers,
     pub(crate) host: Arc<HostState>,
     worlds: AtomicU64,
 }
@@ -100,6 +102,7 @@ impl Runtime {
         })?;
         Ok(Arc::new(Self {
             cache: ComponentCache::new(&engine),
+            host_linkers: HostLinkers::default(),
             engine,
             host: HostState::new(options.launcher),
             worlds: AtomicU64::new(0),
