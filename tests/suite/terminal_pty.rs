@@ -137,8 +137,16 @@ fn close_ends_the_whole_session_tree_even_what_left_the_session() {
     session.write(command.as_bytes()).unwrap();
     // A computed needle: the terminal echoes the command line itself.
     expect_output(&session, 0, "started-42");
+    // Three `sleep`s, not the short-lived `setsid` that forks the third: closing while it still
+    // runs would race its child's birth (which, orphaned after the shell died, nothing can find).
+    let sleeping = || {
+        let pids = processes_with(&marker).into_iter().map(|(pid, _)| pid);
+        pids.filter(|pid| std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "sleep"))
+            .count()
+    };
     assert!(
-        eventually(Duration::from_secs(5), || processes_with(&marker).len() == 3),
+        eventually(Duration::from_secs(5), || sleeping() == 3
+            && processes_with(&marker).len() == 3),
         "{:?}",
         processes_with(&marker)
     );
