@@ -6,14 +6,10 @@ const JOB_ID: &str =
     r#""job_id": {"type": "string", "description": "The job, as bash with run_in_background returned it (job-N)."}"#;
 
 fn spec(name: &str, description: &str, properties: &str, required: &[&str]) -> ToolSpec {
-    let required: Vec<String> = required.iter().map(|r| format!("{r:?}")).collect();
     ToolSpec {
         name: name.to_owned(),
         description: description.to_owned(),
-        input_schema: format!(
-            r#"{{"type": "object", "properties": {{{properties}}}, "required": [{}], "additionalProperties": false}}"#,
-            required.join(", ")
-        ),
+        input_schema: seam_guest::json::object_schema(properties, required),
     }
 }
 

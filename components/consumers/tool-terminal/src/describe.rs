@@ -6,14 +6,10 @@ const SESSION_ID: &str =
     r#""session_id": {"type": "string", "description": "The session, as terminal_open returned it (pty-N)."}"#;
 
 fn spec(name: &str, description: &str, properties: &str, required: &[&str]) -> ToolSpec {
-    let required: Vec<String> = required.iter().map(|r| format!("{r:?}")).collect();
     ToolSpec {
         name: name.to_owned(),
         description: description.to_owned(),
-        input_schema: format!(
-            r#"{{"type": "object", "properties": {{{properties}}}, "required": [{}], "additionalProperties": false}}"#,
-            required.join(", ")
-        ),
+        input_schema: seam_guest::json::object_schema(properties, required),
     }
 }
 

@@ -17,6 +17,16 @@ pub fn from_object<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_value(value).map_err(|error| error.to_string())
 }
 
+/// The JSON Schema of a tool's arguments: an object of `properties` (the members' JSON text,
+/// comma-separated, without braces), `required` named, nothing else allowed.
+pub fn object_schema(properties: &str, required: &[&str]) -> String {
+    let required: Vec<String> = required.iter().map(|r| format!("{r:?}")).collect();
+    format!(
+        r#"{{"type": "object", "properties": {{{properties}}}, "required": [{}], "additionalProperties": false}}"#,
+        required.join(", ")
+    )
+}
+
 fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -37,6 +47,15 @@ mod tests {
     #[serde(default, deny_unknown_fields)]
     struct Settings {
         limit: u32,
+    }
+
+    #[test]
+    fn an_object_schema_is_json_with_its_required_members() {
+        let schema = object_schema(r#""id": {"type": "string"}, "n": {"type": "integer"}"#, &["id"]);
+        let value: Value = serde_json::from_str(&schema).expect("the schema is JSON");
+        assert_eq!(value["required"], serde_json::json!(["id"]));
+        assert_eq!(value["properties"]["n"]["type"], "integer");
+        assert_eq!(value["additionalProperties"], false);
     }
 
     #[test]
