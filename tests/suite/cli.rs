@@ -95,3 +95,26 @@ fn help_teaches() {
         assert!(text.contains(needle), "--help mentions {needle}");
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    for args in [
+        &["tools"][..],
+        &["call", "bash", r#"{"command": "echo hi"}"#],
+        &["world", "check"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_seam"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before seam writes anything: every write it makes fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seam {args:?}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "seam {args:?}: {stderr}");
+    }
+}

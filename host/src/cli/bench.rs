@@ -28,26 +28,38 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         },
     };
     if !args.json {
-        println!(
+        say!(
             "{:<32} {:>12} {:>12} {:>8}  {:<8} goal",
-            "benchmark", "seam", "baseline", "ratio", "unit"
-        );
+            "benchmark",
+            "seam",
+            "baseline",
+            "ratio",
+            "unit"
+        )?;
     }
+    // Rows print as they are measured; once stdout fails the rest are measured unprinted.
+    let mut printed = Ok(());
     bench::run(&super::runtime()?, &options, |row: Row| {
-        if args.json {
-            println!("{}", serde_json::to_string(&row).unwrap_or_default());
-        } else {
-            let opt = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
-            println!(
-                "{:<32} {:>12.3} {:>12} {:>8}  {:<8} {}",
-                row.name,
-                row.value,
-                opt(row.baseline),
-                opt(row.ratio),
-                row.unit,
-                row.goal
-            );
+        if printed.is_ok() {
+            printed = print_row(&row, args.json);
         }
     })?;
+    printed?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_row(row: &Row, json: bool) -> std::io::Result<()> {
+    if json {
+        return say!("{}", serde_json::to_string(row).unwrap_or_default());
+    }
+    let opt = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+    say!(
+        "{:<32} {:>12.3} {:>12} {:>8}  {:<8} {}",
+        row.name,
+        row.value,
+        opt(row.baseline),
+        opt(row.ratio),
+        row.unit,
+        row.goal
+    )
 }

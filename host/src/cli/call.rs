@@ -30,9 +30,9 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     let tool = args.tool.as_deref().unwrap_or_default();
     let result = world.call(tool, &args.arguments, context(world, "cli"));
     if args.json {
-        println!("{}", serde_json::to_string(&result)?);
+        say!("{}", serde_json::to_string(&result)?)?;
     } else {
-        print_content(&result);
+        print_content(&result)?;
         if let (true, Some(code)) = (result.is_error, &result.code) {
             eprintln!("[error: {code}]");
         }
@@ -70,15 +70,14 @@ fn context(world: &World, call_id: &str) -> seam_host::CallContext {
     context
 }
 
-fn print_content(result: &ToolResult) {
+fn print_content(result: &ToolResult) -> std::io::Result<()> {
     for content in &result.content {
         match content {
-            Content::Text { text } => println!("{text}"),
-            Content::Image { data, mime_type } => {
-                println!("[image: {mime_type}, {} base64 characters]", data.len())
-            }
+            Content::Text { text } => say!("{text}")?,
+            Content::Image { data, mime_type } => say!("[image: {mime_type}, {} base64 characters]", data.len())?,
         }
     }
+    Ok(())
 }
 
 #[derive(serde::Deserialize)]

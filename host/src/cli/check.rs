@@ -10,7 +10,7 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     let world = match super::load(cli, file) {
         Ok(world) => world,
         Err(e) => {
-            println!("refused: {e:#}");
+            say!("refused: {e:#}")?;
             return Ok(ExitCode::FAILURE);
         }
     };
@@ -26,19 +26,19 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
                 node.insert("limits".into(), limits);
             }
         }
-        println!("{}", serde_json::to_string_pretty(&nodes)?);
+        say!("{}", serde_json::to_string_pretty(&nodes)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    say!(
         "world {} (workspace {}, sandbox {})",
         world.origin(),
         world.workspace().display(),
         world.sandbox_mode().as_str()
-    );
+    )?;
     for node in &graph {
         match plugin_named(&world, &node.component) {
-            Some(plugin) => println!("{} [plugin] {}", node.component, grants_and_limits(plugin)),
-            None => println!("{} [{}]", node.component, node.role),
+            Some(plugin) => say!("{} [plugin] {}", node.component, grants_and_limits(plugin))?,
+            None => say!("{} [{}]", node.component, node.role)?,
         }
         let wasi = node
             .imports
@@ -46,14 +46,14 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
             .filter(|(import, _)| import.starts_with("wasi:"))
             .count();
         for (import, served_by) in node.imports.iter().filter(|(import, _)| !import.starts_with("wasi:")) {
-            println!("    {import} <- {served_by}");
+            say!("    {import} <- {served_by}")?;
         }
         if wasi > 0 {
-            println!("    wasi:* ({wasi} interfaces) <- host (WASI, nothing granted)");
+            say!("    wasi:* ({wasi} interfaces) <- host (WASI, nothing granted)")?;
         }
     }
     let tools: Vec<&str> = world.tools().iter().map(|t| t.name.as_str()).collect();
-    println!("tools: {}", tools.join(", "));
+    say!("tools: {}", tools.join(", "))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,5 +1,14 @@
 //! The command line: argument parsing, world loading, and one module per command.
 
+/// One line to stdout, as `println!` but returning the error: when the reader has gone
+/// (`seam tools | head`) the command ends quietly instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod bench;
 mod call;
 mod check;
@@ -96,11 +105,21 @@ pub fn run() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("seam: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether the command failed only because stdout's reader closed it.
+fn reader_gone(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {

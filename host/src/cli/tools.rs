@@ -12,16 +12,16 @@ pub struct Args {
 
 pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     if args.json {
-        println!("{}", serde_json::to_string_pretty(world.tools())?);
+        say!("{}", serde_json::to_string_pretty(world.tools())?)?;
         return Ok(ExitCode::SUCCESS);
     }
     for tool in world.tools() {
-        println!("{}  (from {})", tool.name, tool.component);
+        say!("{}  (from {})", tool.name, tool.component)?;
         for line in tool.description.lines() {
-            println!("    {line}");
+            say!("    {line}")?;
         }
-        println!("    arguments: {}", tool.input_schema);
-        println!();
+        say!("    arguments: {}", tool.input_schema)?;
+        say!()?;
     }
     Ok(ExitCode::SUCCESS)
 }
