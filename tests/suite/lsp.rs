@@ -170,6 +170,24 @@ fn routing_positions_and_paths_fail_with_their_codes() {
 }
 
 #[test]
+fn documents_over_the_bound_or_not_text_are_refused_before_any_server_starts() {
+    let (_dir, ws) = project("ts");
+    let bounded = format!("{SERVERS}[config.lsp-stdio]\nmax_document_bytes = 64\n");
+    let world = lsp_world(LOCAL, &bounded, &ws);
+    std::fs::write(
+        ws.join("src/long.ts"),
+        format!("export const s = \"{}\";\n", "x".repeat(64)),
+    )
+    .unwrap();
+    std::fs::write(ws.join("src/nul.ts"), "export const s = 1;\0\n").unwrap();
+    let long = lsp(&world, "hover", "src/long.ts", (1, 1));
+    assert_eq!(code(&long), "LSP_TOO_LARGE", "{}", long.text());
+    assert!(long.text().contains("larger than 64 bytes"), "{}", long.text());
+    assert_eq!(code(&lsp(&world, "hover", "src/nul.ts", (1, 1))), "FS_NOT_TEXT");
+    assert!(servers_in(&ws, "typescript-language-server").is_empty());
+}
+
+#[test]
 fn a_missing_server_binary_refuses_the_world_or_is_reported_at_query() {
     let (_dir, ws) = project("ts");
     let ghost =

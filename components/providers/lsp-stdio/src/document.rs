@@ -1,5 +1,5 @@
 //! The workspace and the queried document, through seam:fs: resolved in the world's file
-//! system, checked to lie inside the workspace, and read as a bounded text stream.
+//! system, checked to lie inside the workspace, and read whole under a bound.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -9,9 +9,6 @@ use crate::bindings::seam::fs::fs::{self, Target};
 use crate::bindings::seam::fs::types::FileKind;
 use crate::bindings::seam::host::state;
 use crate::errors;
-
-/// Largest chunk asked of the stream at once.
-const CHUNK_BYTES: u32 = 256 * 1024;
 
 pub struct Workspace {
     pub target: Target,
@@ -115,20 +112,17 @@ impl Document {
     }
 }
 
-/// A whole text file through the fs seam's stream, refused past `max_bytes`.
+/// A whole text file through the fs seam in one crossing, refused past `max_bytes` (the
+/// provider checks the size before it reads and never buffers beyond the bound).
 pub fn read_text(target: &Target, max_bytes: u32) -> Result<String, Error> {
-    let stream = fs::stream_text(target).map_err(errors::from_fs)?;
-    let mut text = String::new();
-    while let Some(chunk) = stream.read(CHUNK_BYTES).map_err(errors::from_fs)? {
-        text.push_str(&chunk);
-        if text.len() > max_bytes as usize {
-            return Err(errors::error(
-                errors::TOO_LARGE,
-                format!("{} is larger than {max_bytes} bytes", target.display_path),
-            ));
-        }
+    match fs::read_text(target, Some(u64::from(max_bytes)), None) {
+        Ok(file) => Ok(file.content),
+        Err(e) if e.code == "FS_TOO_LARGE" => Err(errors::error(
+            errors::TOO_LARGE,
+            format!("{} is larger than {max_bytes} bytes", target.display_path),
+        )),
+        Err(e) => Err(errors::from_fs(e)),
     }
-    Ok(text)
 }
 
 /// A file other than the document, by the absolute path a server named (to convert its columns).
