@@ -18,6 +18,11 @@ pub struct Activity {
 }
 
 impl Activity {
+    /// True for the notifications [`observe`](Self::observe) accounts for.
+    pub fn watches(method: &str) -> bool {
+        matches!(method, "$/progress" | "experimental/serverStatus")
+    }
+
     /// Account for one notification from the server.
     pub fn observe(&mut self, method: &str, params: &Value, now_ms: u64) {
         match method {

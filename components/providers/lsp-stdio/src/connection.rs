@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::document::Workspace;
 use crate::encoding::Encoding;
 use crate::lease::Lease;
+use crate::message::{self, Incoming};
 use crate::registry::Entry;
 use crate::server_requests;
 use crate::transport::{Fault, Transport};
@@ -44,8 +45,8 @@ pub struct Connection<'a> {
     entry: &'a Entry,
     config: &'a Config,
     folders: Value,
-    /// Notifications written together with the next request.
-    outbox: Vec<Value>,
+    /// Notification bodies written together with the next request.
+    outbox: Vec<String>,
     /// Held while talking; renewed while waiting.
     lease: &'a Lease,
 }
@@ -195,29 +196,27 @@ impl<'a> Connection<'a> {
         self.notify("initialized", json!({}))
     }
 
-    pub fn notify(&self, method: &str, params: Value) -> Result<(), Fault> {
-        self.transport
-            .send(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
+    pub fn notify(&self, method: &str, params: impl Serialize) -> Result<(), Fault> {
+        self.transport.send(&message::notification(method, params))
     }
 
     /// A notification sent in the same write as the next request.
-    pub fn notify_with_next_request(&mut self, method: &str, params: Value) {
-        self.outbox
-            .push(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    pub fn notify_with_next_request(&mut self, method: &str, params: impl Serialize) {
+        self.outbox.push(message::notification(method, params));
     }
 
     /// Send a request and wait for its answer, serving what the server asks meanwhile. A
     /// request left unanswered at the deadline is cancelled and its answer dropped later.
-    pub fn request(&mut self, method: &str, params: Value, deadline_ms: u64) -> Result<Value, Fault> {
+    pub fn request(&mut self, method: &str, params: impl Serialize, deadline_ms: u64) -> Result<Value, Fault> {
         let id = self.saved.next_id;
         self.saved.next_id += 1;
-        let mut messages = std::mem::take(&mut self.outbox);
-        messages.push(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.transport.send_all(&messages)?;
+        let mut bodies = std::mem::take(&mut self.outbox);
+        bodies.push(message::request(id, method, params));
+        self.transport.send_all(&bodies)?;
         loop {
             let gone = match self.receive(deadline_ms) {
-                Ok(Some(message)) => {
-                    if let Some(answer) = self.dispatch(message, id)? {
+                Ok(Some(frame)) => {
+                    if let Some(answer) = self.dispatch(&frame, id)? {
                         return answer;
                     }
                     continue;
@@ -235,9 +234,9 @@ impl<'a> Connection<'a> {
 
     /// Serve the server's messages until `until_ms`.
     pub fn pump(&mut self, until_ms: u64) -> Result<(), Fault> {
-        while let Some(message) = self.receive(until_ms)? {
+        while let Some(frame) = self.receive(until_ms)? {
             // No request of ours is outstanding: id 0 is never used.
-            self.dispatch(message, 0)?;
+            self.dispatch(&frame, 0)?;
         }
         Ok(())
     }
@@ -255,16 +254,16 @@ impl<'a> Connection<'a> {
             if now_ms() >= deadline_ms {
                 return Ok(false);
             }
-            if let Some(message) = self.receive(deadline_ms)? {
-                self.dispatch(message, 0)?;
+            if let Some(frame) = self.receive(deadline_ms)? {
+                self.dispatch(&frame, 0)?;
             }
         }
         Ok(true)
     }
 
-    /// The next message before `deadline_ms`. Long waits go in slices: between them the lease
-    /// is renewed and a cancelled call stops waiting.
-    fn receive(&mut self, deadline_ms: u64) -> Result<Option<Value>, Fault> {
+    /// The next message's body before `deadline_ms`. Long waits go in slices: between them the
+    /// lease is renewed and a cancelled call stops waiting.
+    fn receive(&mut self, deadline_ms: u64) -> Result<Option<Vec<u8>>, Fault> {
         loop {
             self.lease.keep();
             let slice_end = deadline_ms.min(now_ms() + SLICE_MS);
@@ -282,37 +281,43 @@ impl<'a> Connection<'a> {
 
     /// Handle one message: answer requests, account for notifications, and return the answer
     /// to request `awaited` when this is it.
-    fn dispatch(&mut self, message: Value, awaited: u64) -> Result<Option<Result<Value, Fault>>, Fault> {
-        let method = message.get("method").and_then(Value::as_str);
-        match (method, message.get("id")) {
+    fn dispatch(&mut self, frame: &[u8], awaited: u64) -> Result<Option<Result<Value, Fault>>, Fault> {
+        let message = Incoming::parse(frame).map_err(|why| Fault::Broken(format!("the server sent {why}")))?;
+        match (message.method(), message.id) {
             (Some(method), Some(id)) => {
-                let params = message.get("params").cloned().unwrap_or(Value::Null);
                 let settings = &self.entry.settings;
-                let reply = match server_requests::answer(method, &params, settings, &self.folders) {
-                    Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+                let id = id.get();
+                let reply = match server_requests::answer(&method, &message.params(), settings, &self.folders) {
+                    Ok(result) => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
                     Err((code, text)) => {
-                        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}})
+                        let error = json!({"code": code, "message": text});
+                        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#)
                     }
                 };
                 self.transport.send(&reply)?;
             }
             (Some(method), None) => {
-                let params = message.get("params").cloned().unwrap_or(Value::Null);
-                self.saved.activity.observe(method, &params, now_ms());
+                // Only work-done progress and server status change what a query waits for.
+                if Activity::watches(&method) {
+                    self.saved.activity.observe(&method, &message.params(), now_ms());
+                }
             }
-            (None, Some(id)) => {
-                let id = id.as_u64().unwrap_or(u64::MAX);
+            (None, Some(_)) => {
+                let id = message.numeric_id().unwrap_or(u64::MAX);
                 if id == awaited {
-                    return Ok(Some(match message.get("error") {
-                        Some(error) => Err(Fault::Answered(
-                            error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                            error
-                                .get("message")
-                                .and_then(Value::as_str)
-                                .unwrap_or("unknown error")
-                                .to_owned(),
-                        )),
-                        None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+                    return Ok(Some(match message.error {
+                        Some(error) => {
+                            let error: Value = serde_json::from_str(error.get()).unwrap_or(Value::Null);
+                            Err(Fault::Answered(
+                                error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                                error
+                                    .get("message")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("unknown error")
+                                    .to_owned(),
+                            ))
+                        }
+                        None => Ok(message.result()),
                     }));
                 }
                 self.saved.stale.remove(&id);

@@ -23,9 +23,18 @@ impl std::fmt::Display for FrameError {
     }
 }
 
-/// One message as it goes on the wire (the length counts the body's UTF-8 bytes).
+#[cfg(test)]
 pub fn encode(body: &str) -> String {
-    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    let mut wire = String::new();
+    encode_into(&mut wire, body);
+    wire
+}
+
+/// One message as it goes on the wire, appended to `wire` (the length counts the body's UTF-8
+/// bytes).
+pub fn encode_into(wire: &mut String, body: &str) {
+    use std::fmt::Write;
+    write!(wire, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("writing to a String");
 }
 
 /// Accumulates stream bytes and cuts them into frame bodies.

@@ -12,6 +12,7 @@ mod encoding;
 mod errors;
 mod framing;
 mod lease;
+mod message;
 mod normalize;
 mod query;
 mod registry;

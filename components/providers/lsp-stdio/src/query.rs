@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::bindings::exports::seam::lsp::lsp::{Error, Location, Operation, QueryRequest, QueryResult};
@@ -114,10 +115,7 @@ fn ask(
         )));
     }
     let text_document = json!({"uri": document.uri});
-    live.notify_with_next_request(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": document.uri, "languageId": document.language_id, "version": 1, "text": document.text}}),
-    );
+    live.notify_with_next_request("textDocument/didOpen", DidOpen::of(document));
     let character = encoding::convert(line, request.character - 1, Encoding::Utf16, live.saved.encoding);
     let mut params =
         json!({"textDocument": text_document, "position": {"line": request.line - 1, "character": character}});
@@ -145,6 +143,36 @@ fn ask(
     };
     live.notify("textDocument/didClose", json!({"textDocument": text_document}))?;
     answer
+}
+
+/// `textDocument/didOpen` params, serialized from the document without copying its text.
+#[derive(Serialize)]
+struct DidOpen<'a> {
+    #[serde(rename = "textDocument")]
+    text_document: TextDocumentItem<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TextDocumentItem<'a> {
+    uri: &'a str,
+    language_id: &'a str,
+    version: u32,
+    text: &'a str,
+}
+
+impl<'a> DidOpen<'a> {
+    fn of(document: &'a Document) -> Self {
+        Self {
+            text_document: TextDocumentItem {
+                uri: &document.uri,
+                language_id: &document.language_id,
+                // Transient: every query opens its own first version.
+                version: 1,
+                text: &document.text,
+            },
+        }
+    }
 }
 
 /// A server idle for less than `warmup_ms` may not have begun its work yet: an empty answer

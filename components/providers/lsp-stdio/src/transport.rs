@@ -1,8 +1,6 @@
 //! JSON-RPC messages over the server's pipes, through the subprocess seam. Bytes read past
 //! the last whole frame are handed back (`carry`) so the next lane continues mid-stream.
 
-use serde_json::Value;
-
 use crate::bindings::seam::subprocess::subprocess::Process;
 use crate::bindings::seam::subprocess::types::Stream;
 use crate::clock::{left, now_ms};
@@ -49,16 +47,16 @@ impl Transport {
         self.decoder.carry()
     }
 
-    pub fn send(&self, message: &Value) -> Result<(), Fault> {
-        self.send_all(std::slice::from_ref(message))
+    pub fn send(&self, body: &str) -> Result<(), Fault> {
+        self.send_all(&[body])
     }
 
-    /// Several messages in one write (one crossing instead of one per message), as text: a
-    /// string crosses the seams at once, a byte list byte by byte.
-    pub fn send_all(&self, messages: &[Value]) -> Result<(), Fault> {
-        let mut wire = String::new();
-        for message in messages {
-            wire.push_str(&framing::encode(&message.to_string()));
+    /// Several message bodies in one write (one crossing instead of one per message), as text:
+    /// a string crosses the seams at once, a byte list byte by byte.
+    pub fn send_all(&self, bodies: &[impl AsRef<str>]) -> Result<(), Fault> {
+        let mut wire = String::with_capacity(bodies.iter().map(|b| b.as_ref().len() + 32).sum());
+        for body in bodies {
+            framing::encode_into(&mut wire, body.as_ref());
         }
         self.process.write_stdin_text(&wire).map_err(|e| {
             Fault::Died(format!(
@@ -69,15 +67,11 @@ impl Transport {
         })
     }
 
-    /// The next message, or None when none arrived before `deadline_ms`.
-    pub fn receive(&mut self, deadline_ms: u64) -> Result<Option<Value>, Fault> {
+    /// The next message's body, or None when none arrived before `deadline_ms`.
+    pub fn receive(&mut self, deadline_ms: u64) -> Result<Option<Vec<u8>>, Fault> {
         loop {
             match self.decoder.next_frame(self.max_frame) {
-                Ok(Some(frame)) => {
-                    return serde_json::from_slice(&frame)
-                        .map(Some)
-                        .map_err(|e| Fault::Broken(format!("the server sent invalid JSON: {e}")));
-                }
+                Ok(Some(frame)) => return Ok(Some(frame)),
                 Ok(None) => {}
                 Err(e @ FrameError::TooLarge { .. }) => return Err(Fault::TooLarge(e.to_string())),
                 Err(e) => return Err(Fault::Broken(e.to_string())),
