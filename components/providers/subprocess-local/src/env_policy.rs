@@ -20,9 +20,15 @@ pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>)
     env
 }
 
+/// Compared in place, without an uppercased copy: every spawn checks every inherited name.
 fn is_withheld(name: &str) -> bool {
-    let name = name.to_ascii_uppercase();
-    name.starts_with(HOST_PREFIX) || CREDENTIAL_FRAGMENTS.iter().any(|fragment| name.contains(fragment))
+    let name = name.as_bytes();
+    name.get(..HOST_PREFIX.len())
+        .is_some_and(|prefix| prefix.eq_ignore_ascii_case(HOST_PREFIX.as_bytes()))
+        || CREDENTIAL_FRAGMENTS.iter().any(|fragment| {
+            name.windows(fragment.len())
+                .any(|window| window.eq_ignore_ascii_case(fragment.as_bytes()))
+        })
 }
 
 #[cfg(test)]
@@ -45,11 +51,13 @@ mod tests {
             ("ClientSecret", "x"),
             ("GITHUB_TOKEN", "x"),
             ("SEAM_LOG", "debug"),
+            ("seam_world", "x"),
+            ("K", "short"),
             ("HOME", "/root"),
         ]);
         assert_eq!(
             spawn_env(parent, vec![]),
-            vars(&[("PATH", "/usr/bin"), ("HOME", "/root")])
+            vars(&[("PATH", "/usr/bin"), ("K", "short"), ("HOME", "/root")])
         );
     }
 
