@@ -87,8 +87,17 @@ impl Config {
     }
 
     pub fn parse(json: &str) -> Result<Self, Error> {
-        let config: Self = seam_guest::json::from_object(json)
-            .map_err(|m| errors::error(errors::INVALID_SERVER, format!("lsp-stdio config: {m}")))?;
+        // Every query reads the config: an object is decoded directly; anything else (and any
+        // error) goes through the helper that words errors without line and column noise.
+        let direct = match json.trim_start().starts_with('{') {
+            true => serde_json::from_str(json).ok(),
+            false => None,
+        };
+        let config: Self = match direct {
+            Some(config) => config,
+            None => seam_guest::json::from_object(json)
+                .map_err(|m| errors::error(errors::INVALID_SERVER, format!("lsp-stdio config: {m}")))?,
+        };
         if config.max_frame_bytes == 0 || config.max_document_bytes == 0 || config.max_pending_requests == 0 {
             return Err(errors::error(
                 errors::INVALID_SERVER,
@@ -96,5 +105,35 @@ impl Config {
             ));
         }
         Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_empty_text_and_errors() {
+        let config = Config::parse(r#"{"max_frame_bytes": 9, "servers": {"ra": {"command": ["ra"], "extensions": [".rs"], "initialization_options": {"a": [1]}}}}"#).unwrap();
+        assert_eq!(config.max_frame_bytes, 9);
+        assert_eq!(
+            config.servers["ra"].initialization_options,
+            Some(serde_json::json!({"a": [1]}))
+        );
+        assert_eq!(Config::parse("").unwrap(), Config::default());
+        let unknown = Config::parse(r#"{"max_frame_byte": 9}"#).unwrap_err();
+        assert_eq!(unknown.code, errors::INVALID_SERVER);
+        assert!(
+            unknown.message.contains("unknown field") && !unknown.message.contains("line"),
+            "{}",
+            unknown.message
+        );
+        assert!(
+            Config::parse("[]")
+                .unwrap_err()
+                .message
+                .contains("expected a JSON object")
+        );
+        assert!(Config::parse(r#"{"max_frame_bytes": 0}"#).is_err());
     }
 }

@@ -36,6 +36,10 @@ pub struct Saved {
     pub activity: Activity,
     /// Requests nobody waits for any more (timed out, cancelled): their answers are dropped.
     pub stale: BTreeSet<u64>,
+    /// Bytes past the last whole frame are stored under `carry/`: most lanes end on a frame
+    /// boundary and skip that key's round trips.
+    #[serde(default)]
+    pub carry: bool,
 }
 
 pub struct Connection<'a> {
@@ -102,7 +106,11 @@ impl<'a> Connection<'a> {
             discard(key);
             return None;
         };
-        let carry = state::get(&carry_key(key)).unwrap_or_default();
+        let carry = if saved.carry {
+            state::get(&carry_key(key)).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         Some(Self {
             key: key.to_owned(),
             transport: Transport::new(process, carry, config.max_frame_bytes as usize),
@@ -147,6 +155,7 @@ impl<'a> Connection<'a> {
             next_id: 1,
             activity: Activity::started(now_ms()),
             stale: BTreeSet::new(),
+            carry: false,
         };
         let mut connection = Self {
             key: key.to_owned(),
@@ -285,9 +294,9 @@ impl<'a> Connection<'a> {
         let message = Incoming::parse(frame).map_err(|why| Fault::Broken(format!("the server sent {why}")))?;
         match (message.method(), message.id) {
             (Some(method), Some(id)) => {
-                let settings = &self.entry.settings;
+                let settings: Value = serde_json::from_str(self.entry.settings.get()).unwrap_or(Value::Null);
                 let id = id.get();
-                let reply = match server_requests::answer(&method, &message.params(), settings, &self.folders) {
+                let reply = match server_requests::answer(&method, &message.params(), &settings, &self.folders) {
                     Ok(result) => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
                     Err((code, text)) => {
                         let error = json!({"code": code, "message": text});
@@ -336,10 +345,16 @@ impl<'a> Connection<'a> {
         self.saved.stale.len() >= self.config.max_pending_requests as usize
     }
 
-    pub fn save(&self) {
+    pub fn save(&mut self) {
+        let carry = self.transport.carry();
+        if !carry.is_empty() {
+            state::set(&carry_key(&self.key), carry);
+        } else if self.saved.carry {
+            state::delete(&carry_key(&self.key));
+        }
+        self.saved.carry = !carry.is_empty();
         let json = serde_json::to_vec(&self.saved).expect("connection state serializes");
         state::set(&saved_key(&self.key), &json);
-        state::set(&carry_key(&self.key), self.transport.carry());
     }
 
     pub fn stderr_tail(&self) -> String {

@@ -3,7 +3,7 @@
 //! ever sees half of it; runtime registrations join it the same way.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::bindings::exports::seam::lsp::lsp::{Error, Server, ServerStatus};
 use crate::bindings::seam::host::state;
@@ -13,7 +13,7 @@ use crate::errors;
 
 const KEY: &str = "servers";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Entry {
     pub id: String,
     /// As configured or registered.
@@ -21,8 +21,10 @@ pub struct Entry {
     /// `command` with argv[0] resolved to an absolute path.
     pub argv: Vec<String>,
     pub extensions: Vec<String>,
-    pub settings: Value,
-    pub initialization_options: Option<Value>,
+    /// Kept as JSON text: every query loads the table, only a server's start and its
+    /// configuration requests read these.
+    pub settings: Box<RawValue>,
+    pub initialization_options: Option<Box<RawValue>>,
     /// Why it cannot serve (its command was not found when the table was loaded).
     pub unavailable: Option<String>,
 }
@@ -82,8 +84,8 @@ fn configured(config: &Config) -> Result<Vec<Entry>, Error> {
             command,
             argv,
             extensions,
-            settings: settings.unwrap_or_else(|| Value::Object(Default::default())),
-            initialization_options,
+            settings: raw(settings.as_ref())?,
+            initialization_options: initialization_options.as_ref().map(|o| raw(Some(o))).transpose()?,
             unavailable,
         });
     }
@@ -95,6 +97,13 @@ fn configured(config: &Config) -> Result<Vec<Entry>, Error> {
             format!("the configured language servers were refused: {}", problems.join("; ")),
         ))
     }
+}
+
+/// JSON text of a configured value; none is an empty object.
+fn raw(value: Option<&serde_json::Value>) -> Result<Box<RawValue>, Error> {
+    let empty = serde_json::Value::Object(Default::default());
+    serde_json::value::to_raw_value(value.unwrap_or(&empty))
+        .map_err(|e| errors::error(errors::INVALID_SERVER, format!("server settings: {e}")))
 }
 
 fn resolve(command: &[String]) -> Result<Vec<String>, Error> {
@@ -158,7 +167,7 @@ pub fn register(config: &Config, server: Server) -> Result<(), Error> {
             command: server.command.clone(),
             argv: argv.clone(),
             extensions: server.extensions.clone(),
-            settings: Value::Object(Default::default()),
+            settings: raw(None)?,
             initialization_options: None,
             unavailable: None,
         });
@@ -222,7 +231,7 @@ mod tests {
             command: vec![id.into()],
             argv: vec![format!("/bin/{id}")],
             extensions: extensions.iter().map(|e| e.to_string()).collect(),
-            settings: Value::Null,
+            settings: raw(None).unwrap(),
             initialization_options: None,
             unavailable: unavailable.map(str::to_owned),
         }
