@@ -58,6 +58,13 @@ impl Decoder {
         &self.buffer
     }
 
+    /// Bytes still to come of the frame being received, when its header has arrived.
+    pub fn missing(&self) -> Option<usize> {
+        let end = find(&self.buffer, b"\r\n\r\n")?;
+        let length = content_length(&self.buffer[..end]).ok()?;
+        Some((end + 4 + length).saturating_sub(self.buffer.len()))
+    }
+
     /// The next complete frame body, if one has fully arrived.
     pub fn next_frame(&mut self, max_body: usize) -> Result<Option<Vec<u8>>, FrameError> {
         let Some(end) = find(&self.buffer, b"\r\n\r\n") else {
@@ -129,6 +136,10 @@ mod tests {
             );
             assert!(decoder.carry().is_empty());
         }
+        let mut decoder = Decoder::default();
+        assert_eq!(decoder.missing(), None);
+        decoder.push(b"Content-Length: 7\r\n\r\n{\"a\"");
+        assert_eq!(decoder.missing(), Some(3));
     }
 
     #[test]

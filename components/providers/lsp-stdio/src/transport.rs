@@ -6,8 +6,11 @@ use crate::bindings::seam::subprocess::types::Stream;
 use crate::clock::{left, now_ms};
 use crate::framing::{self, Decoder, FrameError};
 
-/// Largest single pipe read.
-const READ_BYTES: u32 = 64 * 1024;
+/// Pipe reads ask for what the frame being received still lacks, within these bounds: the host
+/// sizes (and zeroes) its buffer by the request, and most messages are far below a pipe's
+/// 64 KiB.
+const MIN_READ_BYTES: usize = 8 * 1024;
+const MAX_READ_BYTES: usize = 64 * 1024;
 /// How much of the server's stderr tail a failure message quotes.
 const STDERR_QUOTE_BYTES: usize = 2 * 1024;
 
@@ -32,6 +35,8 @@ pub struct Transport {
     pub process: Process,
     decoder: Decoder,
     max_frame: usize,
+    /// When the last read came back shorter than asked: everything that had arrived was taken.
+    drained_ms: Option<u64>,
 }
 
 impl Transport {
@@ -40,6 +45,7 @@ impl Transport {
             process,
             decoder: Decoder::with_carry(carry),
             max_frame,
+            drained_ms: None,
         }
     }
 
@@ -76,12 +82,20 @@ impl Transport {
                 Err(e @ FrameError::TooLarge { .. }) => return Err(Fault::TooLarge(e.to_string())),
                 Err(e) => return Err(Fault::Broken(e.to_string())),
             }
+            // The pipe was emptied at or after the deadline: another read could only bring what
+            // arrived later (a non-blocking pump saves a crossing per call).
+            if self.drained_ms.is_some_and(|at| at >= deadline_ms) {
+                return Ok(None);
+            }
             // Text reads cross as one string (a byte list crosses byte by byte); LSP bodies
             // are UTF-8, so the bytes are exact unless the server sent invalid UTF-8.
+            let asked = self.read_size();
             let read = self
                 .process
-                .read_pipe_text(Stream::Stdout, READ_BYTES, left(deadline_ms))
+                .read_pipe_text(Stream::Stdout, asked, left(deadline_ms))
                 .map_err(|e| Fault::Died(format!("reading from the server failed: {}", e.message)))?;
+            // Up to 3 bytes of a character split by the read may be held back for the next one.
+            self.drained_ms = (read.text.len() + 3 < asked as usize).then(now_ms);
             if read.replaced {
                 return Err(Fault::Broken("the server sent bytes that are not UTF-8".into()));
             }
@@ -96,6 +110,11 @@ impl Transport {
             }
             self.decoder.push(read.text.as_bytes());
         }
+    }
+
+    fn read_size(&self) -> u32 {
+        let missing = self.decoder.missing().unwrap_or(0);
+        missing.clamp(MIN_READ_BYTES, MAX_READ_BYTES) as u32
     }
 
     /// The end of the server's stderr, for failure messages.
