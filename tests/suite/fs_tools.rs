@@ -131,3 +131,31 @@ fn write_creates_parents_and_says_what_it_did() {
     assert_eq!(replaced.text(), format!("Wrote 5 bytes to {}/a/b/c.txt", ws.display()));
     assert_eq!(std::fs::read_to_string(ws.join("a/b/c.txt")).unwrap(), "hello");
 }
+
+#[test]
+fn write_stores_content_exactly_as_sent() {
+    let (_dir, ws) = scratch();
+    let world = default_world(&ws);
+    // Escapes of every kind, long runs between them, multi-byte text and a surrogate pair,
+    // spread over block boundaries.
+    let content: String = (0..300)
+        .map(|n| {
+            format!(
+                "{n:>5}\t\"quoted\" back\\slash / é€😀 \u{1}\u{1f}{}\r\n",
+                "x".repeat(n % 37)
+            )
+        })
+        .collect();
+    let written = call(&world, "write", json!({"file_path": "exact.txt", "content": content}));
+    assert!(!written.is_error, "{}", written.text());
+    assert_eq!(std::fs::read_to_string(ws.join("exact.txt")).unwrap(), content);
+    // Arguments the fast decoder leaves to the general one still decode the same way.
+    let escaped_key = r#"{"file_\u0070ath": "key.txt", "content": "\ud83d\ude00\n"}"#;
+    let result = world.call("write", escaped_key, world.call_context("test"));
+    assert!(!result.is_error, "{}", result.text());
+    assert_eq!(std::fs::read_to_string(ws.join("key.txt")).unwrap(), "😀\n");
+    let lone = r#"{"file_path": "lone.txt", "content": "\ud800"}"#;
+    let refused = world.call("write", lone, world.call_context("test"));
+    assert_eq!(code(&refused), Some("INVALID_ARGUMENTS"));
+    assert!(!ws.join("lone.txt").exists());
+}

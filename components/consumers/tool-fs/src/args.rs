@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use crate::plain_object;
+
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct ReadArgs {
@@ -18,6 +20,37 @@ pub struct ReadArgs {
 pub struct WriteArgs {
     pub file_path: String,
     pub content: String,
+}
+
+impl WriteArgs {
+    /// `seam_guest::args::parse`, with `content` decoded by json_string.rs when the arguments
+    /// are plainly well formed; anything else (or anything that decoder leaves alone) takes the
+    /// general path, so results and error messages are the same either way.
+    pub fn parse(arguments: &str) -> Result<Self, seam_guest::args::ArgsError> {
+        match Self::parse_raw(arguments) {
+            Some(args) => Ok(args),
+            None => seam_guest::args::parse(arguments),
+        }
+    }
+
+    fn parse_raw(arguments: &str) -> Option<Self> {
+        let (mut file_path, mut content) = (None, None);
+        for (key, value) in plain_object::strings(arguments)? {
+            let slot = match key.as_str() {
+                "file_path" => &mut file_path,
+                "content" => &mut content,
+                _ => return None,
+            };
+            // A repeated member: the general decoder decides what that means.
+            if slot.replace(value).is_some() {
+                return None;
+            }
+        }
+        Some(Self {
+            file_path: file_path?,
+            content: content?,
+        })
+    }
 }
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -68,5 +101,31 @@ mod tests {
             assert!(seam_guest::args::parse::<ReadArgs>(bad).is_err(), "{why}");
         }
         assert!(seam_guest::args::parse::<WriteArgs>(r#"{"file_path": "a"}"#).is_err());
+    }
+
+    #[test]
+    fn write_args_decode_as_the_general_path_does() {
+        for arguments in [
+            r#"{"file_path": "a", "content": "x\ny \"q\" \u00e9\ud83d\ude00"}"#,
+            r#" {"content": "", "file_path": "b"} "#,
+            r#"{"file_path": " a", "content": "  x\n  y  "}"#,
+            r#"{"file_path": "a", "content": "x", "content": "y"}"#,
+            r#"{"file_path": "a", "content": "\ud800"}"#,
+            r#"{"file_path": "a", "content": 3}"#,
+            r#"{"file_path": "a", "content": "x", "extra": 1}"#,
+            r#"{"file_path": "a", "content": "x", "extra": "y"}"#,
+            r#"{"file_\u0070ath": "a", "content": "x\ty"}"#,
+            r#"{"file_path": "a", "content": "raw	tab"}"#,
+            r#"{"file_path": "a"}"#,
+            r#"["a", "b"]"#,
+            "",
+            "{",
+        ] {
+            assert_eq!(
+                WriteArgs::parse(arguments),
+                seam_guest::args::parse::<WriteArgs>(arguments),
+                "{arguments}"
+            );
+        }
     }
 }

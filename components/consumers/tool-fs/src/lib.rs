@@ -7,6 +7,8 @@ mod config;
 mod describe;
 mod errors;
 mod image;
+mod json_string;
+mod plain_object;
 mod render;
 mod tools;
 
@@ -58,7 +60,7 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     let session = &call.session;
     match call.name.as_str() {
         describe::READ => tools::read(seam_guest::args::parse(args)?, session, &config),
-        describe::WRITE => tools::write(seam_guest::args::parse(args)?, session),
+        describe::WRITE => tools::write(args::WriteArgs::parse(args)?, session),
         describe::EDIT => tools::edit(seam_guest::args::parse(args)?, session),
         describe::READ_IMAGE => tools::read_image(seam_guest::args::parse(args)?, session, &config),
         other => Err(seam_guest::ToolResult::error(

@@ -1,0 +1,196 @@
+//! JSON string literals decoded 16 bytes at a time. serde_json decodes byte by byte and copies
+//! the run before every escape with its own `memcpy`; in a component each of those is a call
+//! out of the guest, and a file's content has a `\n` escape every few dozen bytes, which made
+//! decoding `write`'s content cost about as much as publishing it.
+
+use std::mem::MaybeUninit;
+
+const BLOCK: usize = 16;
+
+/// The text of the literal that starts right after an opening quote in `src`, and how many
+/// bytes it took (the closing quote included). None for what JSON refuses in a string (a raw
+/// control character, a malformed escape, a lone surrogate) and for an unterminated literal:
+/// the caller leaves those to serde_json, which says what is wrong.
+pub fn decode(src: &str) -> Option<(String, usize)> {
+    decode_blocks(src.as_bytes())
+}
+
+// In WebAssembly a missing feature is not undefined behaviour (an engine without SIMD refuses
+// the component when it is loaded), so these are safe to call.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
+    // Never longer than the rest of the input, plus room to store a whole block at the end;
+    // written through the spare capacity so nothing is zeroed first. Writing never passes
+    // reading (`o <= i`): a block is copied as read, and an escape is never shorter than its character.
+    let mut out: Vec<u8> = Vec::with_capacity(src.len() + BLOCK);
+    let spare = out.spare_capacity_mut();
+    let (mut i, mut o) = (0, 0);
+    loop {
+        // Whole blocks without a special byte are copied as they are.
+        while let Some(block) = src.get(i..i + BLOCK) {
+            let block: &[u8; BLOCK] = block.try_into().ok()?;
+            let found = copy_block(block, (&mut spare[o..o + BLOCK]).try_into().ok()?);
+            let taken = if found == 0 {
+                BLOCK
+            } else {
+                found.trailing_zeros() as usize
+            };
+            i += taken;
+            o += taken;
+            if taken < BLOCK {
+                break;
+            }
+        }
+        match *src.get(i)? {
+            b'"' => {
+                // SAFETY: the first `o` bytes of the spare capacity were written above.
+                unsafe { out.set_len(o) };
+                out.shrink_to_fit();
+                // Only whole characters were copied (every special byte is ASCII) and each
+                // escape became one whole character.
+                return String::from_utf8(out).ok().map(|text| (text, i + 1));
+            }
+            b'\\' => {
+                let (ch, used) = escape(&src[i + 1..])?;
+                for byte in ch.encode_utf8(&mut [0; 4]).bytes() {
+                    spare[o].write(byte);
+                    o += 1;
+                }
+                i += 1 + used;
+            }
+            byte if byte < 0x20 => return None,
+            byte => {
+                spare[o].write(byte);
+                i += 1;
+                o += 1;
+            }
+        }
+    }
+}
+
+/// Copy `block` to `to` (bytes after a special one are copied too and overwritten later) and
+/// say which bytes are special: bit n for a quote, a backslash or a control character at n.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
+    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or, v128_store};
+    // SAFETY: both are 16 bytes; WebAssembly loads and stores need no alignment.
+    let bytes = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+    unsafe { v128_store(to.as_mut_ptr().cast::<v128>(), bytes) };
+    let quote = u8x16_eq(bytes, u8x16_splat(b'"'));
+    let backslash = u8x16_eq(bytes, u8x16_splat(b'\\'));
+    let control = u8x16_lt(bytes, u8x16_splat(0x20));
+    u32::from(i8x16_bitmask(v128_or(v128_or(quote, backslash), control)))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
+    let mut found = 0;
+    for (n, (byte, slot)) in block.iter().zip(to).enumerate() {
+        slot.write(*byte);
+        if matches!(byte, b'"' | b'\\' | 0..0x20) {
+            found |= 1 << n;
+        }
+    }
+    found
+}
+
+/// The character an escape stands for (`rest` follows the backslash) and the bytes it used.
+fn escape(rest: &[u8]) -> Option<(char, usize)> {
+    let ch = match *rest.first()? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return unicode(&rest[1..]),
+        _ => return None,
+    };
+    Some((ch, 1))
+}
+
+/// `XXXX` after `\u`, or a surrogate pair `XXXX\uXXXX`.
+fn unicode(rest: &[u8]) -> Option<(char, usize)> {
+    let first = hex4(rest)?;
+    if !(0xD800..=0xDBFF).contains(&first) {
+        return Some((char::from_u32(first)?, 5));
+    }
+    let low = rest.get(4..6).filter(|s| *s == b"\\u").and_then(|_| hex4(&rest[6..]))?;
+    if !(0xDC00..=0xDFFF).contains(&low) {
+        return None;
+    }
+    let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
+    Some((char::from_u32(code)?, 11))
+}
+
+fn hex4(digits: &[u8]) -> Option<u32> {
+    let digits = digits.get(..4)?;
+    digits
+        .iter()
+        .try_fold(0, |value, &d| Some(value << 4 | char::from(d).to_digit(16)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What serde_json makes of the same literal.
+    fn serde(body: &str) -> Option<String> {
+        serde_json::from_str::<String>(&format!("\"{body}\"")).ok()
+    }
+
+    fn body(body: &str) -> Option<String> {
+        let with_end = format!("{body}\" rest");
+        decode(&with_end).map(|(text, used)| {
+            assert_eq!(&with_end[used..], " rest", "{body:?}");
+            text
+        })
+    }
+
+    #[test]
+    fn decodes_as_serde_json_does() {
+        for literal in [
+            "",
+            "plain",
+            "exactly 16 bytes",
+            "a\\nb",
+            "\\n",
+            "line one\\nline two\\n\\ttabbed \\\"quoted\\\" \\\\ back\\/slash\\b\\f\\r",
+            "é€ unicode 😀 then \\u00e9\\u20AC\\ud83d\\ude00 and \\u0000 nul",
+            "0123456789abcdef\\\\0123456789abcdef\\\\\\\\\\n",
+            "\\u0041\\u0042CDEFGHIJKLMNOP\\u0051",
+        ] {
+            assert_eq!(body(literal), serde(literal), "{literal:?}");
+        }
+    }
+
+    #[test]
+    fn long_content_with_frequent_escapes() {
+        let text: String = (0..5000).map(|n| format!("line {n}: \"é\" \\ tab\t end\n")).collect();
+        let literal = serde_json::to_string(&text).expect("encodes");
+        assert_eq!(body(&literal[1..literal.len() - 1]), Some(text));
+    }
+
+    #[test]
+    fn refuses_what_json_refuses() {
+        for literal in [
+            "\\ud800",
+            "\\ud800x",
+            "\\ud800\\u0041",
+            "\\udc00",
+            "\\ud83d\\ud83d",
+            "\\x",
+            "\\u12",
+            "\\u12g4",
+            "tab\tinside",
+            "a 16-byte run \u{1}",
+        ] {
+            assert_eq!(body(literal), None, "{literal:?}");
+            assert_eq!(serde(literal), None, "{literal:?}");
+        }
+        assert_eq!(decode("unterminated"), None);
+    }
+}
