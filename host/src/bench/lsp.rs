@@ -192,9 +192,11 @@ impl Direct {
             .find(|&(_, units)| units == character)
             .map_or(text.len(), |(at, _)| at);
         let document = json!({"uri": self.uri});
-        self.send(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": self.uri, "languageId": "rust", "version": 1, "text": LIB_RS}}}))?;
-        let answer = self.request(
+        // didOpen goes out in the same write as the request, as lsp-stdio sends it.
+        let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": self.uri, "languageId": "rust", "version": 1, "text": LIB_RS}}});
+        let answer = self.request_after(
+            &[open],
             "textDocument/hover",
             json!({"textDocument": document, "position": {"line": line, "character": byte}}),
         );
@@ -203,9 +205,17 @@ impl Direct {
     }
 
     fn request(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
+        self.request_after(&[], method, params)
+    }
+
+    /// A request written in one go after `notifications`, and its answer.
+    fn request_after(&mut self, notifications: &[Value], method: &str, params: Value) -> anyhow::Result<Value> {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let mut messages = notifications.to_vec();
+        messages.push(request);
+        self.send_all(&messages)?;
         loop {
             let message = self.receive()?;
             if let Some(answer) = self.serve(message, id)? {
@@ -240,9 +250,18 @@ impl Direct {
     }
 
     fn send(&mut self, message: &Value) -> anyhow::Result<()> {
-        let body = serde_json::to_vec(message)?;
-        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len())?;
-        self.stdin.write_all(&body)?;
+        self.send_all(std::slice::from_ref(message))
+    }
+
+    /// Messages framed into one buffer and written with one write.
+    fn send_all(&mut self, messages: &[Value]) -> anyhow::Result<()> {
+        let mut wire = Vec::new();
+        for message in messages {
+            let body = serde_json::to_vec(message)?;
+            write!(wire, "Content-Length: {}\r\n\r\n", body.len())?;
+            wire.extend_from_slice(&body);
+        }
+        self.stdin.write_all(&wire)?;
         Ok(self.stdin.flush()?)
     }
 
