@@ -11,6 +11,7 @@ mod metadata;
 mod publish;
 mod read;
 mod staging;
+mod text_check;
 mod tree;
 
 #[cfg(test)]

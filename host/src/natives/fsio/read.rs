@@ -8,6 +8,7 @@ use std::path::Path;
 use super::canonical::absolute;
 use super::error::FsioError;
 use super::metadata::{Kind, Metadata};
+use super::text_check::TextCheck;
 
 /// How often a whole-file read is retried when the file changes while it is read.
 const READ_ATTEMPTS: u32 = 3;
@@ -18,30 +19,12 @@ pub struct Contents {
     pub metadata: Metadata,
 }
 
+/// Bytes read per `read(2)`: small enough that a chunk is still in cache when it is scanned.
+const CHUNK: u64 = 256 << 10;
+
 /// A whole regular file, refused with TooLarge past `max` bytes without buffering beyond it.
 pub fn read(path: &str, max: u64) -> Result<Contents, FsioError> {
-    let path = absolute(path)?;
-    for _ in 0..READ_ATTEMPTS {
-        let (mut file, before) = open_regular(path)?;
-        if before.size > max {
-            return Err(too_large(path, before.size, max));
-        }
-        let mut data = Vec::with_capacity(usize::try_from(before.size).unwrap_or(0));
-        (&mut file)
-            .take(max.saturating_add(1))
-            .read_to_end(&mut data)
-            .map_err(|e| FsioError::io(path, e))?;
-        let read = data.len() as u64;
-        if read > max {
-            return Err(too_large(path, read, max));
-        }
-        let after = metadata_of(&file, path)?;
-        // An in-place writer changed it under us: the bytes may mix two versions.
-        if after.version() == before.version() {
-            return Ok(Contents { data, metadata: after });
-        }
-    }
-    Err(FsioError::mismatch(path, "kept changing while it was read"))
+    read_scanned(path, max, |_: &mut (), _| {}).map(|(contents, ())| contents)
 }
 
 pub struct Text {
@@ -51,19 +34,49 @@ pub struct Text {
 
 /// A whole regular file that is UTF-8 without NUL bytes.
 pub fn read_text(path: &str, max: u64) -> Result<Text, FsioError> {
-    let Contents { data, metadata } = read(path, max)?;
-    let not_text = |reason: String| FsioError::NotText {
+    let (Contents { data, metadata }, check) = read_scanned(path, max, TextCheck::advance)?;
+    check.verdict(&data).map_err(|reason| FsioError::NotText {
         path: path.to_owned(),
         reason,
-    };
-    // `contains` is the word-at-a-time memchr; the position is looked for only when it is there.
-    if data.contains(&0) {
-        let at = data.iter().position(|&b| b == 0).unwrap_or_default();
-        return Err(not_text(format!("a NUL byte at offset {at}")));
-    }
-    let content = String::from_utf8(data)
-        .map_err(|e| not_text(format!("invalid UTF-8 at offset {}", e.utf8_error().valid_up_to())))?;
+    })?;
+    // SAFETY: the verdict is Ok only when every byte of `data` was checked to be UTF-8.
+    let content = unsafe { String::from_utf8_unchecked(data) };
     Ok(Text { content, metadata })
+}
+
+/// A whole file read in chunks, `scan` called after each with every byte read so far. A read
+/// retried because the file changed starts from a new scan state.
+fn read_scanned<S: Default>(path: &str, max: u64, scan: impl Fn(&mut S, &[u8])) -> Result<(Contents, S), FsioError> {
+    let path = absolute(path)?;
+    for _ in 0..READ_ATTEMPTS {
+        let (mut file, before) = open_regular(path)?;
+        if before.size > max {
+            return Err(too_large(path, before.size, max));
+        }
+        let mut data = Vec::with_capacity(usize::try_from(before.size).unwrap_or(0));
+        let mut state = S::default();
+        let mut bounded = (&mut file).take(max.saturating_add(1));
+        loop {
+            let got = (&mut bounded)
+                .take(CHUNK)
+                .read_to_end(&mut data)
+                .map_err(|e| FsioError::io(path, e))?;
+            if got == 0 {
+                break;
+            }
+            scan(&mut state, &data);
+        }
+        let read = data.len() as u64;
+        if read > max {
+            return Err(too_large(path, read, max));
+        }
+        let after = metadata_of(&file, path)?;
+        // An in-place writer changed it under us: the bytes may mix two versions.
+        if after.version() == before.version() {
+            return Ok((Contents { data, metadata: after }, state));
+        }
+    }
+    Err(FsioError::mismatch(path, "kept changing while it was read"))
 }
 
 /// At most `max` bytes from `offset` (empty at end of file).
