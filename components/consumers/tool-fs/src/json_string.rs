@@ -46,9 +46,10 @@ fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
                 // SAFETY: the first `o` bytes of the spare capacity were written above.
                 unsafe { out.set_len(o) };
                 out.shrink_to_fit();
-                // Only whole characters were copied (every special byte is ASCII) and each
+                // SAFETY: `src` is UTF-8 and was copied whole except for escapes, which begin
+                // and end on ASCII bytes, so the runs between them are whole characters; each
                 // escape became one whole character.
-                return String::from_utf8(out).ok().map(|text| (text, i + 1));
+                return Some((unsafe { String::from_utf8_unchecked(out) }, i + 1));
             }
             b'\\' => {
                 let (ch, used) = escape(&src[i + 1..])?;

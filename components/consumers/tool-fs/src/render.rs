@@ -30,11 +30,17 @@ pub fn numbered(text: &str, window: &Window) -> String {
         if next - first == window.limit {
             break;
         }
-        let rendered = format!("{next:>6}\t{}\n", cut(line, window.max_line_chars));
-        if out.len() + rendered.len() > window.max_output_bytes && next > first {
+        // Appended in place and taken back when over the bound: a `format!` per line cost more
+        // than reading the lines.
+        let start = out.len();
+        push_number(&mut out, next);
+        out.push('\t');
+        out.push_str(&cut(line, window.max_line_chars));
+        out.push('\n');
+        if out.len() > window.max_output_bytes && next > first {
+            out.truncate(start);
             break;
         }
-        out.push_str(&rendered);
         lines.next();
         next += 1;
     }
@@ -50,7 +56,27 @@ pub fn numbered(text: &str, window: &Window) -> String {
     out
 }
 
+/// `{n:>6}`: right-aligned in six columns, wider when it needs to be.
+fn push_number(out: &mut String, n: usize) {
+    let mut digits = [b' '; 20];
+    let (mut at, mut rest) = (digits.len(), n);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let from = at.min(digits.len() - 6);
+    out.extend(digits[from..].iter().map(|&d| char::from(d)));
+}
+
 fn cut(line: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    // A line of at most `max_chars` bytes has at most that many characters.
+    if line.len() <= max_chars {
+        return line.into();
+    }
     match line.char_indices().nth(max_chars) {
         Some((at, _)) => format!("{}{TRUNCATED_LINE}", &line[..at]).into(),
         None => line.into(),
@@ -89,6 +115,15 @@ mod tests {
             "[the file has 5 lines; offset 9 is past the end]"
         );
         assert_eq!(numbered("", &window(1, 2)), "[empty file]");
+    }
+
+    #[test]
+    fn numbers_are_right_aligned_in_six_columns() {
+        for n in [0, 7, 42, 99_999, 999_999, 1_000_000, 123_456_789_012] {
+            let mut out = String::new();
+            push_number(&mut out, n);
+            assert_eq!(out, format!("{n:>6}"));
+        }
     }
 
     #[test]
