@@ -9,10 +9,6 @@ use std::time::Duration;
 
 const LONG: Duration = Duration::from_secs(20);
 
-fn agent<'w>(world: &'w seam_host::World, name: &'static str) -> Agent<'w> {
-    Agent { world, name }
-}
-
 /// Starts `command` as a background job and returns its id.
 fn start(agent: &Agent<'_>, command: &str) -> String {
     let result = agent.call("bash", json!({"command": command, "run_in_background": true}));
@@ -59,7 +55,7 @@ fn parent_of(pid: u32) -> Option<u32> {
 fn a_jobs_output_survives_its_call_and_a_later_call_sees_all_of_it_and_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let a = agent(&world, "a");
+    let a = Agent::new(&world, "a");
     let id = start(
         &a,
         "echo pid=$$ ppid=$PPID; for i in 1 2 3; do echo $i; sleep 0.3; done",
@@ -89,7 +85,7 @@ fn a_jobs_output_survives_its_call_and_a_later_call_sees_all_of_it_and_the_end()
 fn killing_a_job_leaves_no_descendant_and_no_zombie() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let a = agent(&world, "a");
+    let a = Agent::new(&world, "a");
     let (detached, orphan, foreground) = (unique_seconds(1000), unique_seconds(1001), unique_seconds(1002));
     let id = start(
         &a,
@@ -134,7 +130,7 @@ fn killing_a_job_leaves_no_descendant_and_no_zombie() {
 fn another_agents_job_is_foreign() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let (alice, bob) = (agent(&world, "alice"), agent(&world, "bob"));
+    let (alice, bob) = (Agent::new(&world, "alice"), Agent::new(&world, "bob"));
     let marker = unique_seconds(1003);
     let id = start(&alice, &format!("sleep {marker}"));
     for (tool, args) in [
@@ -159,7 +155,7 @@ fn another_agents_job_is_foreign() {
 fn a_released_agent_is_not_live_and_its_jobs_are_gone() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let (alice, bob) = (agent(&world, "alice"), agent(&world, "bob"));
+    let (alice, bob) = (Agent::new(&world, "alice"), Agent::new(&world, "bob"));
     let marker = unique_seconds(1004);
     start(&alice, &format!("sleep {marker}"));
     let bobs = start(&bob, "sleep 30");
@@ -204,7 +200,7 @@ fn a_released_agent_is_not_live_and_its_jobs_are_gone() {
 fn each_ended_job_is_noticed_exactly_once_whatever_else_observed_it() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());
-    let a = agent(&world, "a");
+    let a = Agent::new(&world, "a");
     let ok = start(&a, "sleep 0.3");
     let failing = start(&a, "sleep 0.3; exit 3");
     let notice = |id: &str| format!("[background job {id} ended:");
@@ -280,7 +276,7 @@ fn a_background_command_is_confined_like_a_foreground_one() {
                 subprocess = \"subprocess-local\"\nshell = \"bash-sandbox\"\njobs = \"jobs-local\"\n\
                 sandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n";
     let world = world(toml, dir.path());
-    let a = agent(&world, "a");
+    let a = Agent::new(&world, "a");
     let made = dir.path().join("made");
     let id = start(&a, &format!("echo trying; touch {}", made.display()));
     let text = output_when_ended(&a, &id, 0);

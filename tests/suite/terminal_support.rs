@@ -59,13 +59,40 @@ pub fn table() -> PtyTable {
     PtyTable::default()
 }
 
+/// The default world on a fresh workspace, with the PTY lock held until the test ends.
+pub struct TerminalWorld {
+    pub world: seam_host::World,
+    pub dir: tempfile::TempDir,
+    _guard: MutexGuard<'static, ()>,
+}
+
+impl TerminalWorld {
+    pub fn new() -> Self {
+        let guard = pty_lock();
+        let dir = tempfile::tempdir().unwrap();
+        Self {
+            world: crate::common::default_world(dir.path()),
+            dir,
+            _guard: guard,
+        }
+    }
+
+    pub fn agent(&self, name: &'static str) -> Agent<'_> {
+        Agent::new(&self.world, name)
+    }
+}
+
 /// Drives the terminal tools of a world as one agent.
 pub struct Agent<'w> {
     pub world: &'w seam_host::World,
     pub name: &'static str,
 }
 
-impl Agent<'_> {
+impl<'w> Agent<'w> {
+    pub fn new(world: &'w seam_host::World, name: &'static str) -> Self {
+        Self { world, name }
+    }
+
     pub fn call(&self, tool: &str, args: serde_json::Value) -> seam_host::ToolResult {
         self.call_with(tool, args, self.context())
     }

@@ -1,8 +1,8 @@
 //! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
 //! waits, cancellation, ownership.
 
-use crate::common::{batch, default_world, eventually, first_text};
-use crate::terminal_support::{Agent, pty_lock};
+use crate::common::{batch, eventually, first_text};
+use crate::terminal_support::{TerminalWorld, pty_lock};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -11,44 +11,34 @@ fn status(text: &str) -> &str {
     text.lines().last().unwrap_or_default()
 }
 
+fn expect_status(text: &str, wanted: &str) {
+    assert!(status(text).contains(wanted), "{text}");
+}
+
 #[test]
 fn readiness_survives_what_users_do_to_their_shell() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
 
     let text = agent.send(&id, "false", None);
-    assert!(
-        status(&text).contains("done, exit code 1; decided by prompt-marker"),
-        "{text}"
-    );
+    expect_status(&text, "done, exit code 1; decided by prompt-marker");
     let text = agent.send(&id, "python3 -m venv --without-pip venv && . venv/bin/activate", None);
-    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    expect_status(&text, "done, exit code 0");
     let text = agent.send(&id, "echo venv=$VIRTUAL_ENV", None);
     assert!(
-        text.contains(&format!("venv={}", dir.path().join("venv").display())),
+        text.contains(&format!("venv={}", terminal.dir.path().join("venv").display())),
         "{text}"
     );
     let text = agent.send(&id, "PS1='x '", None);
-    assert!(
-        status(&text).contains("done, exit code 0; decided by prompt-marker"),
-        "{text}"
-    );
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
     let text = agent.send(&id, "set -euo pipefail", None);
-    assert!(
-        status(&text).contains("done, exit code 0; decided by prompt-marker"),
-        "{text}"
-    );
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
     let text = agent.send(&id, "PROMPT_COMMAND='echo hook-ran'", None);
-    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    expect_status(&text, "decided by prompt-marker");
     let text = agent.send(&id, "echo sum=$((2+3))", None);
     assert!(text.contains("sum=5") && text.contains("hook-ran"), "{text}");
-    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    expect_status(&text, "decided by prompt-marker");
     // The user's hook replaced the status capture: the status is not reported rather than guessed.
     assert!(
         status(&text).contains("[pty-") && !status(&text).contains("exit code"),
@@ -59,17 +49,12 @@ fn readiness_survives_what_users_do_to_their_shell() {
 
 #[test]
 fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     let started = Instant::now();
     let text = agent.send(&id, "sleep 3; echo finished-$((6*7))", Some(300));
-    assert!(status(&text).contains("still running; decided by timeout"), "{text}");
+    expect_status(&text, "still running; decided by timeout");
     assert!(started.elapsed() < Duration::from_secs(2));
     let mut seen = String::new();
     let finished = eventually(Duration::from_secs(10), || {
@@ -79,86 +64,60 @@ fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
     });
     assert!(finished, "{seen}");
     let text = agent.send(&id, "echo next", None);
-    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    expect_status(&text, "done, exit code 0");
     agent.close(&id);
 }
 
 #[test]
 fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     let text = agent.send(&id, "sleep 1; echo first-$((1+1))", Some(200));
-    assert!(status(&text).contains("still running"), "{text}");
+    expect_status(&text, "still running");
     // The earlier command's prompt comes back first; the typed-ahead line runs right after it.
     let text = agent.send(&id, "echo second-$((2+2))", None);
     assert!(text.contains("second-4\r\n"), "{text}");
-    assert!(
-        status(&text).contains("done, exit code 0; decided by prompt-marker"),
-        "{text}"
-    );
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
     assert!(!status(&text).contains("more output"), "{text}");
     agent.close(&id);
 }
 
 #[test]
 fn a_read_of_the_terminal_is_reported_as_waiting_for_input_and_the_answer_completes_it() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     let text = agent.send(&id, "read -r -p 'name? ' x; echo got=$x", None);
-    assert!(
-        status(&text).contains("waiting for input; decided by stdin-wait"),
-        "{text}"
-    );
+    expect_status(&text, "waiting for input; decided by stdin-wait");
     assert!(text.contains("name? "), "{text}");
     let text = agent.send(&id, "answer", None);
     assert!(text.contains("got=answer"), "{text}");
-    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    expect_status(&text, "done, exit code 0");
     agent.close(&id);
 }
 
 #[test]
 fn a_python_repl_runs_inside_the_terminal() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     let text = agent.send(&id, "python3 -q", None);
-    assert!(status(&text).contains("waiting for input"), "{text}");
+    expect_status(&text, "waiting for input");
     let text = agent.send(&id, "print(6 * 7)", None);
     assert!(
         text.contains("42") && status(&text).contains("waiting for input"),
         "{text}"
     );
     let text = agent.send(&id, "exit()", None);
-    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    expect_status(&text, "done, exit code 0");
     agent.close(&id);
 }
 
 #[test]
 fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sigint() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     agent.send(&id, "trap 'echo trapped-INT' INT", None);
     let context = agent.context();
@@ -178,7 +137,7 @@ fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sig
         text.contains("sleep-status=130") && !text.contains("trapped-INT"),
         "{text}"
     );
-    assert!(status(&text).contains("decided by prompt-marker"), "{text}");
+    expect_status(&text, "decided by prompt-marker");
     let text = agent.send(&id, "echo alive", None);
     assert!(text.contains("alive"), "{text}");
     agent.close(&id);
@@ -186,13 +145,8 @@ fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sig
 
 #[test]
 fn full_screen_output_and_very_long_lines_come_back_whole() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     let id = agent.open();
     let text = agent.send(&id, "top -b -n1", None);
     assert!(
@@ -201,23 +155,14 @@ fn full_screen_output_and_very_long_lines_come_back_whole() {
     );
     let text = agent.send(&id, "head -c 30000 /dev/zero | tr '\\0' x; echo", None);
     assert!(text.contains(&"x".repeat(30000)), "{}", status(&text));
-    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    expect_status(&text, "done, exit code 0");
     agent.close(&id);
 }
 
 #[test]
 fn sessions_are_fenced_by_owner_and_sends_are_one_at_a_time() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let alice = Agent {
-        world: &world,
-        name: "alice",
-    };
-    let bob = Agent {
-        world: &world,
-        name: "bob",
-    };
+    let terminal = TerminalWorld::new();
+    let (alice, bob) = (terminal.agent("alice"), terminal.agent("bob"));
     let id = alice.open();
     for (tool, args) in [
         (
@@ -293,13 +238,8 @@ fn the_batch_mode_drives_a_whole_terminal_session() {
 
 #[test]
 fn bad_opens_are_refused_with_their_codes() {
-    let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let world = default_world(dir.path());
-    let agent = Agent {
-        world: &world,
-        name: "a",
-    };
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
     for (args, code) in [
         (serde_json::json!({"cwd": "missing"}), "TERMINAL_CWD_INVALID"),
         (
