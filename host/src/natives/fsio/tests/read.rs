@@ -99,3 +99,33 @@ fn text_is_utf8_without_nul_bytes() {
     assert_eq!(code, "FSIO_NOT_TEXT");
     assert!(message.ends_with("invalid UTF-8 at offset 3"), "{message}");
 }
+
+#[test]
+fn large_text_is_checked_across_read_chunks() {
+    let (_dir, root) = scratch();
+    // Multi-byte characters at every alignment, so some straddle the reads' chunk boundaries.
+    let text = "ascii line, then é€😀\n".repeat(40_000);
+    let path = root.join("big.txt");
+    std::fs::write(&path, &text).unwrap();
+    let max = text.len() as u64;
+    assert_eq!(read_text(s(&path), max).map(|t| t.content == text).ok(), Some(true));
+    let refused = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        read_text(s(&path), max).err().map(|e| e.to_string())
+    };
+    let mut late_nul = text.clone().into_bytes();
+    let at = late_nul.len() - 3;
+    late_nul[at] = 0;
+    let message = refused(&late_nul).unwrap_or_default();
+    assert!(message.ends_with(&format!("a NUL byte at offset {at}")), "{message}");
+    // A NUL is named before an earlier invalid byte, as a whole-file check does.
+    late_nul[10] = 0xff;
+    let message = refused(&late_nul).unwrap_or_default();
+    assert!(message.ends_with(&format!("a NUL byte at offset {at}")), "{message}");
+    let cut = &text.as_bytes()[..text.len() - 2];
+    let message = refused(cut).unwrap_or_default();
+    assert!(
+        message.ends_with(&format!("invalid UTF-8 at offset {}", text.len() - 5)),
+        "{message}"
+    );
+}
