@@ -194,3 +194,29 @@ fn invalid_specs_are_refused_with_their_codes() {
     assert_eq!(ptys.spawn(spec).err().map(|e| e.code()), Some("PTY_SPAWN_FAILED"));
     assert_eq!(open_ptmx(), before, "a failed spawn closes its PTY");
 }
+
+#[test]
+fn close_ends_processes_that_double_fork_while_it_runs() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let ptys = table();
+    let session = ptys.spawn(bash_spec(dir.path().to_str().unwrap())).unwrap();
+    let shell = session.pid() as i32;
+    // The session's tree lives in a cgroup of its own, which is what makes this close exact.
+    let cgroup = std::fs::read_to_string(format!("/proc/{shell}/cgroup")).unwrap();
+    assert!(
+        cgroup.lines().any(|l| l.starts_with("0::") && l.contains("-pty-")),
+        "{cgroup}"
+    );
+    let marker = unique_seconds(2000);
+    // Daemons born without pause, each orphaned at once (setsid, then its parent exits): some
+    // are mid-birth whenever close runs, and once the shell is gone they reparent to init.
+    let command = format!("(while :; do setsid sh -c 'sleep {marker} &'; done) & echo started-$((6*7))\n");
+    session.write(command.as_bytes()).unwrap();
+    expect_output(&session, 0, "started-42");
+    assert!(eventually(Duration::from_secs(5), || processes_with(&marker).len() > 20));
+    ptys.close(session.id()).unwrap();
+    assert!(!alive(shell));
+    let survivors: Vec<_> = processes_with(&marker).into_iter().filter(|(_, s)| *s != 'Z').collect();
+    assert!(survivors.is_empty(), "survivors: {survivors:?}");
+}

@@ -16,6 +16,7 @@ pub mod process;
 pub mod pty;
 pub mod sandbox_launch;
 pub mod state;
+pub mod tree_cgroup;
 
 pub use host_process::ChildHandle;
 pub use host_pty::PtyHandle;

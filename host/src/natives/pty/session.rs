@@ -6,6 +6,7 @@ use super::error::PtyError;
 use super::kernel;
 use super::scrollback::{Chunk, Scrollback};
 use super::spec::PtySpec;
+use crate::natives::tree_cgroup::TreeCgroup;
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{Signal, killpg};
@@ -35,6 +36,8 @@ impl From<ExitStatus> for PtyOutcome {
 
 /// How long a write waits for room in the terminal's input queue before failing.
 const WRITE_STALL: Duration = Duration::from_secs(10);
+/// How long `close` waits for the session's cgroup to empty after killing it.
+const CGROUP_KILL_WAIT: Duration = Duration::from_secs(5);
 
 /// Descriptors and threads that exist until `close`.
 struct Live {
@@ -53,12 +56,16 @@ pub struct PtySession {
     child: Mutex<Child>,
     outcome: Mutex<Option<PtyOutcome>>,
     live: Mutex<Option<Live>>,
+    /// Holds the whole session tree where the host can create cgroups.
+    cgroup: Option<TreeCgroup>,
 }
 
 impl PtySession {
     pub(super) fn spawn(id: u64, spec: PtySpec) -> Result<Self, PtyError> {
         spec.validate()?;
         let pair = device::open(spec.rows, spec.cols)?;
+        let cgroup = TreeCgroup::create(&format!("pty-{id}"));
+        let entry = cgroup.as_ref().map(TreeCgroup::entry);
         let dup = |fd: &OwnedFd| fd.try_clone().map(Stdio::from).map_err(PtyError::io("dup pty slave"));
         let mut command = Command::new(&spec.argv[0]);
         command
@@ -71,7 +78,7 @@ impl PtySession {
             .stderr(dup(&pair.slave)?);
         // SAFETY: setsid, ioctl and prctl are async-signal-safe; nothing here allocates.
         unsafe {
-            command.pre_exec(|| {
+            command.pre_exec(move || {
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -83,6 +90,11 @@ impl PtySession {
                 // where `close` finds them; the attribute survives execve.
                 if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
+                }
+                // Everything the shell starts is born in the session's cgroup, whatever session
+                // or parent it later has. Failing to enter leaves the other teardown alone.
+                if let Some(entry) = entry {
+                    let _ = entry.enter();
                 }
                 Ok(())
             });
@@ -117,6 +129,7 @@ impl PtySession {
             child: Mutex::new(child),
             outcome: Mutex::new(None),
             live: Mutex::new(Some(Live { master, stop, drain })),
+            cgroup,
         })
     }
 
@@ -222,6 +235,11 @@ impl PtySession {
         let live = self.live.lock().expect("pty lock").take();
         if let Some(live) = live {
             kernel::terminate_session(self.pid as i32, self.grace);
+            // What the walk could not find (a double fork racing the kill, reparented to init
+            // once the shell died) is still in the cgroup.
+            if let Some(cgroup) = &self.cgroup {
+                cgroup.kill_all(CGROUP_KILL_WAIT);
+            }
             let status = self.child.lock().expect("pty lock").wait();
             let mut outcome = self.outcome.lock().expect("pty lock");
             if let (None, Ok(status)) = (*outcome, status) {
