@@ -14,12 +14,14 @@ use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
 /// Total size of the entries kept; the least recently used beyond it are removed.
 pub const MAX_BYTES: u64 = 1 << 30;
+/// A cached entry used again is marked recently used when its mark is older than this.
+const TOUCH_AFTER: Duration = Duration::from_secs(3600);
 
 pub struct ComponentCache {
     dir: Option<PathBuf>,
@@ -88,14 +90,20 @@ impl ComponentCache {
             return Component::new(engine, bytes()?);
         };
         let path = self.entry(dir, hash);
-        if path.exists() {
+        if let Ok(meta) = std::fs::metadata(&path) {
             // SAFETY: the file is one this cache wrote with `serialize` for an engine with the
             // same compatibility hash (part of the name); a truncated or foreign file fails
             // deserialization's own checks and is recompiled below.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => {
-                    // Recently used entries are the ones eviction keeps.
-                    let _ = std::fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
+                    // Recently used entries are the ones eviction keeps; an hour is fine enough
+                    // a grain, and spares every start a metadata write per component.
+                    let stale = meta
+                        .modified()
+                        .map_or(true, |at| at.elapsed().map_or(true, |age| age > TOUCH_AFTER));
+                    if stale {
+                        let _ = std::fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
+                    }
                     return Ok(component);
                 }
                 Err(e) => {
