@@ -82,6 +82,9 @@ pub struct Lane {
     blocked: Duration,
     memory_denied: bool,
     timed_out: bool,
+    /// Bytes the call's linear memories grew by past their initial sizes: roughly what dropping
+    /// the lane will have to reset.
+    grown: usize,
 }
 
 impl Lane {
@@ -112,6 +115,7 @@ impl Lane {
             blocked: Duration::ZERO,
             memory_denied: false,
             timed_out: false,
+            grown: 0,
         }
     }
 
@@ -200,6 +204,11 @@ impl Lane {
         Ok(UpdateDeadline::Continue(1))
     }
 
+    /// Bytes the call's linear memories grew by past their initial sizes.
+    pub(crate) fn grown(&self) -> usize {
+        self.grown
+    }
+
     /// Classify an error that ended the call.
     pub(crate) fn fault(&self, error: &wasmtime::Error, root: usize) -> Fault {
         let component = self.node_name(self.faulted_in.unwrap_or(root)).to_string();
@@ -209,11 +218,15 @@ impl Lane {
 }
 
 impl ResourceLimiter for Lane {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
+    fn memory_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> Result<bool> {
         let limit = self.limits.memory_mb.saturating_mul(1 << 20);
         if desired as u64 > limit {
             self.memory_denied = true;
             return Ok(false);
+        }
+        // Growth past the initial size (current 0 is instantiation), where bulk data lands.
+        if current > 0 {
+            self.grown += desired - current;
         }
         Ok(true)
     }

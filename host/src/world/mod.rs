@@ -7,6 +7,7 @@ pub mod file;
 mod host_linkers;
 pub mod linked;
 mod owners;
+mod retire;
 mod runtime;
 mod tools;
 
@@ -300,14 +301,16 @@ impl World {
         let outcome = Lane::instance(&mut store.as_context_mut(), node)
             .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
             .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, &request));
-        match outcome {
+        let result = match outcome {
             Ok(result) => ToolResult::from_wit(result),
             Err(e) => {
                 let fault = store.data().fault(&e, node);
                 tracing::warn!(code = fault.code, component = %fault.component, "{}", fault.message);
                 ToolResult::error(fault.code, fault.message)
             }
-        }
+        };
+        self.runtime.retirement.retire(store);
+        result
     }
 
     /// The link graph: each component, its role, and what serves each import.

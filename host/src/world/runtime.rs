@@ -4,6 +4,7 @@
 use super::cache::ComponentCache;
 use super::host_linkers::HostLinkers;
 use super::linked::Linked;
+use super::retire::Retirement;
 use crate::lane::{CallContext, Lane};
 use crate::natives::HostState;
 use std::path::PathBuf;
@@ -74,6 +75,8 @@ pub struct Runtime {
     pub(crate) cache: ComponentCache,
     pub(crate) host_linkers: HostLinkers,
     pub(crate) host: Arc<HostState>,
+    /// Where finished lanes are dropped, off the callers' path.
+    pub(crate) retirement: Retirement,
     worlds: AtomicU64,
 }
 
@@ -105,6 +108,7 @@ impl Runtime {
             host_linkers: HostLinkers::default(),
             engine,
             host: HostState::new(options.launcher),
+            retirement: Retirement::start(),
             worlds: AtomicU64::new(0),
         }))
     }
