@@ -28,7 +28,11 @@ fn refuse(code: &str, message: impl Into<String>) -> seam_guest::ToolResult {
 }
 
 /// The policy this call runs under, or the error result that ends it before anything runs.
-pub fn policy_for(call: &Call, args: &BashArgs, confining: bool) -> Result<Policy, seam_guest::ToolResult> {
+pub fn policy_for(
+    call: &Call,
+    args: &BashArgs,
+    confining: impl FnOnce() -> bool,
+) -> Result<Policy, seam_guest::ToolResult> {
     let session = &call.session;
     let standing = policy::resolve(&session.id, Some(&session.cwd), None).map_err(|e| refuse(&e.code, e.message))?;
     let wanted = match &args.sandbox_permissions {
@@ -44,7 +48,7 @@ pub fn policy_for(call: &Call, args: &BashArgs, confining: bool) -> Result<Polic
     let Some(asked) = asked else {
         return Ok(standing.policy);
     };
-    if !confining {
+    if !confining() {
         return Err(refuse(
             "ESCALATION_UNAVAILABLE",
             "this shell does not confine commands, so there is nothing to widen: run the command without sandbox_permissions",

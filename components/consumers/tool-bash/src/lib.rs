@@ -80,7 +80,8 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         // The short description is what a client shows while the command runs.
         context::progress(0.0, None, Some(description));
     }
-    let policy = match escalate::policy_for(call, &args, shell::confines()) {
+    // Whether the shell confines matters only to an escalation: asked only then.
+    let policy = match escalate::policy_for(call, &args, shell::confines) {
         Ok(policy) => policy,
         Err(refused) => return refused,
     };

@@ -1,5 +1,7 @@
 //! This provider's settings from the world file, every one optional.
 
+use std::sync::OnceLock;
+
 use serde::Deserialize;
 
 use crate::bindings::exports::seam::shell::shell::Error;
@@ -37,9 +39,15 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Read on every call: lanes are per call, and the world file may change between them.
+    /// Read once per instance (a call's `resolve` and `run` share it): an instance lives for
+    /// one call's lane, and the world file may change between calls.
     pub fn load() -> Result<Self, Error> {
-        Self::parse(&host_config::get())
+        static LOADED: OnceLock<Config> = OnceLock::new();
+        if let Some(config) = LOADED.get() {
+            return Ok(config.clone());
+        }
+        let config = Self::parse(&host_config::get())?;
+        Ok(LOADED.get_or_init(|| config).clone())
     }
 
     fn parse(json: &str) -> Result<Self, Error> {

@@ -6,9 +6,10 @@ use crate::command;
 use crate::config::Config;
 use crate::errors;
 
+/// `spawn` resolves a bare argv[0] itself, with the same environment and the same errors as
+/// `resolve-executable`: asking first would cost a crossing and a PATH search per command.
 pub fn spawn(spec: &Spec, config: &Config) -> Result<Process, Error> {
     let env = command::command_env(&spec.env);
-    let bash = subprocess::resolve_executable(&config.bash, &env).map_err(errors::from_subprocess)?;
-    let argv = command::bash_argv(bash, spec);
+    let argv = command::bash_argv(config.bash.clone(), spec);
     subprocess::spawn(&command::spawn_spec(spec, argv, env)).map_err(errors::from_subprocess)
 }

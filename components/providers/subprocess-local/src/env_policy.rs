@@ -20,14 +20,21 @@ pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>)
     env
 }
 
-/// Compared in place, without an uppercased copy: every spawn checks every inherited name.
+/// Compared in place, without an uppercased copy: every spawn checks every inherited name. A
+/// fragment is compared only where its first letter occurs.
 fn is_withheld(name: &str) -> bool {
     let name = name.as_bytes();
     name.get(..HOST_PREFIX.len())
         .is_some_and(|prefix| prefix.eq_ignore_ascii_case(HOST_PREFIX.as_bytes()))
-        || CREDENTIAL_FRAGMENTS.iter().any(|fragment| {
-            name.windows(fragment.len())
-                .any(|window| window.eq_ignore_ascii_case(fragment.as_bytes()))
+        || (0..name.len()).any(|at| {
+            let rest = &name[at..];
+            CREDENTIAL_FRAGMENTS.iter().any(|fragment| {
+                let fragment = fragment.as_bytes();
+                rest[0].eq_ignore_ascii_case(&fragment[0])
+                    && rest
+                        .get(..fragment.len())
+                        .is_some_and(|window| window.eq_ignore_ascii_case(fragment))
+            })
         })
 }
 
