@@ -20,22 +20,38 @@ pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>)
     env
 }
 
-/// Compared in place, without an uppercased copy: every spawn checks every inherited name. A
-/// fragment is compared only where its first letter occurs.
+/// Every spawn checks every inherited name: each is folded to upper case once, on the stack
+/// when it fits, and a fragment is compared only where its first letter occurs.
 fn is_withheld(name: &str) -> bool {
     let name = name.as_bytes();
-    name.get(..HOST_PREFIX.len())
+    if name
+        .get(..HOST_PREFIX.len())
         .is_some_and(|prefix| prefix.eq_ignore_ascii_case(HOST_PREFIX.as_bytes()))
-        || (0..name.len()).any(|at| {
-            let rest = &name[at..];
-            CREDENTIAL_FRAGMENTS.iter().any(|fragment| {
-                let fragment = fragment.as_bytes();
-                rest[0].eq_ignore_ascii_case(&fragment[0])
-                    && rest
-                        .get(..fragment.len())
-                        .is_some_and(|window| window.eq_ignore_ascii_case(fragment))
-            })
-        })
+    {
+        return true;
+    }
+    let mut buffer = [0u8; 64];
+    let heap;
+    let upper = match buffer.get_mut(..name.len()) {
+        Some(upper) => {
+            upper.copy_from_slice(name);
+            upper.make_ascii_uppercase();
+            &*upper
+        }
+        None => {
+            heap = name.to_ascii_uppercase();
+            &heap[..]
+        }
+    };
+    CREDENTIAL_FRAGMENTS
+        .iter()
+        .any(|fragment| contains(upper, fragment.as_bytes()))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window[0] == needle[0] && window == needle)
 }
 
 #[cfg(test)]
@@ -66,6 +82,13 @@ mod tests {
             spawn_env(parent, vec![]),
             vars(&[("PATH", "/usr/bin"), ("K", "short"), ("HOME", "/root")])
         );
+    }
+
+    #[test]
+    fn withholds_credentials_in_names_of_any_length() {
+        let long = format!("{}_api_Token", "X".repeat(100));
+        let parent = vars(&[(&long, "x"), (&"Y".repeat(100), "kept")]);
+        assert_eq!(spawn_env(parent, vec![]), vars(&[(&"Y".repeat(100), "kept")]));
     }
 
     #[test]
