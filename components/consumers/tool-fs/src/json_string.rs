@@ -113,7 +113,7 @@ fn escape(rest: &[u8]) -> Option<(char, usize)> {
     Some((ch, 1))
 }
 
-/// `XXXX` after `\u`, or a surrogate pair `XXXX\uXXXX`.
+/// The four hex digits after `\u`, or a surrogate pair: two such escapes in a row.
 fn unicode(rest: &[u8]) -> Option<(char, usize)> {
     let first = hex4(rest)?;
     if !(0xD800..=0xDBFF).contains(&first) {
