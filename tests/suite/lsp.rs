@@ -120,6 +120,34 @@ fn a_killed_server_is_replaced_on_the_next_query() {
 }
 
 #[test]
+fn a_server_no_query_uses_idles_out_and_the_next_query_starts_another() {
+    let (_dir, ws) = project("ts");
+    let config = format!("[config.lsp-stdio]\nidle_timeout_ms = 1500\n{SERVERS}");
+    let world = lsp_world(LOCAL, &config, &ws);
+    let at = position(&ws, "src/main.ts", "totalArea", 1);
+    answer(&lsp(&world, "hover", "src/main.ts", at));
+    let servers = servers_in(&ws, "typescript-language-server");
+    assert_eq!(servers.len(), 1, "{servers:?}");
+    assert!(
+        eventually(std::time::Duration::from_secs(20), || servers_in(
+            &ws,
+            "typescript-language-server"
+        )
+        .is_empty()),
+        "the idle server still runs"
+    );
+
+    let text = answer(&lsp(&world, "hover", "src/main.ts", at));
+    assert!(text.contains("function totalArea"), "{text}");
+    let fresh = servers_in(&ws, "typescript-language-server");
+    assert!(
+        fresh.len() == 1 && fresh[0] != servers[0],
+        "{fresh:?} after {servers:?} idled out"
+    );
+    stop_servers(&ws);
+}
+
+#[test]
 fn concurrent_first_queries_start_one_server() {
     let (_dir, ws) = project("ts");
     let world = lsp_world(LOCAL, SERVERS, &ws);

@@ -210,10 +210,20 @@ impl wit::HostChild for Lane {
         Ok(())
     }
 
+    fn detach_until_idle(&mut self, this: Resource<ChildHandle>, idle_ms: u32) -> Result<()> {
+        let id = self.table.get(&this)?.process.id();
+        wit::HostChild::detach(self, this)?;
+        let idle = Duration::from_millis(idle_ms.into());
+        self.linked.host.processes.expire_when_idle(id, idle);
+        Ok(())
+    }
+
     fn drop(&mut self, this: Resource<ChildHandle>) -> Result<()> {
         let handle = self.table.delete(this)?;
-        if !handle.detached {
-            self.linked.host.processes.forget(handle.process.id());
+        let processes = &self.linked.host.processes;
+        match handle.detached {
+            true => processes.released(handle.process.id()),
+            false => processes.forget(handle.process.id()),
         }
         Ok(())
     }

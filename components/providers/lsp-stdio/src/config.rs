@@ -59,6 +59,8 @@ pub struct Config {
     pub warmup_ms: u32,
     pub shutdown_timeout_ms: u32,
     pub grace_ms: u32,
+    /// A server no query has used for this long is ended (0: kept until the host exits).
+    pub idle_timeout_ms: u32,
 }
 
 impl Default for Config {
@@ -76,6 +78,7 @@ impl Default for Config {
             warmup_ms: 3_000,
             shutdown_timeout_ms: 2_000,
             grace_ms: 2_000,
+            idle_timeout_ms: 600_000,
         }
     }
 }

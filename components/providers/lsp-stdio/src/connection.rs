@@ -146,8 +146,11 @@ impl<'a> Connection<'a> {
         };
         let process: Process = subprocess::spawn(&spec)
             .map_err(|e| Fault::Died(format!("cannot start {}: {} ({})", entry.argv[0], e.message, e.code)))?;
-        // The server outlives this call: later queries attach to it.
-        process.detach();
+        // The server outlives this call: later queries attach to it until it idles out.
+        match config.idle_timeout_ms {
+            0 => process.detach(),
+            idle_ms => process.detach_until_idle(idle_ms),
+        }
         let saved = Saved {
             process: process.id(),
             pid: process.pid(),

@@ -67,4 +67,8 @@ impl GuestProcess for LocalProcess {
     fn detach(&self) {
         self.child.detach();
     }
+
+    fn detach_until_idle(&self, idle_ms: u32) {
+        self.child.detach_until_idle(idle_ms);
+    }
 }

@@ -3,6 +3,7 @@
 
 mod basics;
 mod host_children;
+mod idle;
 mod output;
 mod stdin;
 mod supervisor;
