@@ -7,7 +7,7 @@
 //! retires. This thread only ends with the host.
 
 use std::io;
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 
@@ -15,8 +15,10 @@ type Job = Box<dyn FnOnce() + Send>;
 
 static ANCHOR: Mutex<Option<Sender<Job>>> = Mutex::new(None);
 
-/// Runs `job` on the anchor thread and returns its result.
-pub(super) fn run_on_anchor_thread<R: Send + 'static>(job: impl FnOnce() -> R + Send + 'static) -> io::Result<R> {
+/// Runs `job` on the anchor thread; its result arrives on the returned channel.
+pub(super) fn submit_to_anchor_thread<R: Send + 'static>(
+    job: impl FnOnce() -> R + Send + 'static,
+) -> io::Result<Receiver<R>> {
     let (reply_tx, reply_rx) = mpsc::sync_channel(1);
     let wrapped: Job = Box::new(move || {
         // The caller may have given up waiting; nothing to do then.
@@ -25,7 +27,12 @@ pub(super) fn run_on_anchor_thread<R: Send + 'static>(job: impl FnOnce() -> R + 
     anchor()?
         .send(wrapped)
         .map_err(|_| io::Error::other("process anchor thread is gone"))?;
-    reply_rx
+    Ok(reply_rx)
+}
+
+/// The result of a job run on the anchor thread (see [`submit_to_anchor_thread`]).
+pub(super) fn anchor_result<R>(reply: &Receiver<R>) -> io::Result<R> {
+    reply
         .recv()
         .map_err(|_| io::Error::other("process anchor thread dropped the request"))
 }

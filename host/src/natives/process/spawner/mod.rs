@@ -4,6 +4,7 @@ mod anchor;
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use nix::errno::Errno;
@@ -14,23 +15,33 @@ use nix::unistd::Pid;
 use super::supervisor::zygote;
 use super::wire::{HEADER_LEN, MAX_FDS};
 use super::workers;
-use anchor::run_on_anchor_thread;
+use anchor::{anchor_result, submit_to_anchor_thread};
 
 /// A table's zygote, started with the table and restarted on the first spawn after it died.
 pub(super) struct Spawner {
-    current: Mutex<Option<Arc<Zygote>>>,
+    current: Mutex<Current>,
+}
+
+enum Current {
+    /// Being forked on the anchor thread; the first spawn waits for it.
+    Starting(Receiver<io::Result<Zygote>>),
+    Running(Arc<Zygote>),
+    /// Never started, failed to start, or retired after it died.
+    Stopped,
 }
 
 impl Spawner {
-    /// Starts the zygote now, while the host is likely still small (the one fork of the host
-    /// costs in proportion to its size). A failure is retried by the next spawn.
+    /// Starts forking the zygote now, while the host is likely still small (the one fork of
+    /// the host costs in proportion to its size), without waiting for it: the caller goes on
+    /// with its own start-up meanwhile. A failure is retried by the next spawn.
     pub(super) fn new() -> Self {
-        let current = Zygote::start()
-            .inspect_err(
-                |err| tracing::warn!(error = %err, "starting the process zygote failed; retrying at the next spawn"),
-            )
-            .ok()
-            .map(Arc::new);
+        let current = match Zygote::start_in_background() {
+            Ok(starting) => Current::Starting(starting),
+            Err(err) => {
+                warn_start_failed(&err);
+                Current::Stopped
+            }
+        };
         Self {
             current: Mutex::new(current),
         }
@@ -39,11 +50,20 @@ impl Spawner {
     /// The running zygote, starting one if there is none.
     pub(super) fn zygote(&self) -> io::Result<Arc<Zygote>> {
         let mut current = self.lock();
-        if let Some(zygote) = current.as_ref() {
+        if let Current::Starting(starting) = &*current {
+            match anchor_result(starting).and_then(|started| started) {
+                Ok(zygote) => *current = Current::Running(Arc::new(zygote)),
+                Err(err) => {
+                    warn_start_failed(&err);
+                    *current = Current::Stopped;
+                }
+            }
+        }
+        if let Current::Running(zygote) = &*current {
             return Ok(Arc::clone(zygote));
         }
-        let zygote = Arc::new(Zygote::start()?);
-        *current = Some(Arc::clone(&zygote));
+        let zygote = Arc::new(anchor_result(&Zygote::start_in_background()?)??);
+        *current = Current::Running(Arc::clone(&zygote));
         Ok(zygote)
     }
 
@@ -52,23 +72,30 @@ impl Spawner {
     pub(super) fn retire(&self, zygote: &Arc<Zygote>) {
         let retired = {
             let mut current = self.lock();
-            match current.as_ref() {
-                Some(running) if Arc::ptr_eq(running, zygote) => current.take(),
-                _ => None,
+            match &*current {
+                Current::Running(running) if Arc::ptr_eq(running, zygote) => {
+                    std::mem::replace(&mut *current, Current::Stopped)
+                }
+                _ => Current::Stopped,
             }
         };
         // Dropped outside the lock: the last handle reaps the zygote.
         drop(retired);
     }
 
+    /// The zygote's pid, once it runs.
     #[cfg(test)]
     pub(super) fn pid(&self) -> Option<u32> {
-        self.lock().as_ref().map(|zygote| zygote.pid.as_raw().unsigned_abs())
+        self.zygote().ok().map(|zygote| zygote.pid.as_raw().unsigned_abs())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Arc<Zygote>>> {
+    fn lock(&self) -> MutexGuard<'_, Current> {
         self.current.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+fn warn_start_failed(err: &io::Error) {
+    tracing::warn!(error = %err, "starting the process zygote failed; retrying at the next spawn");
 }
 
 /// A running zygote: a child of the host, reaped when the handle is dropped.
@@ -85,22 +112,23 @@ pub(super) enum SendError {
 }
 
 impl Zygote {
-    fn start() -> io::Result<Self> {
-        let (host_end, zygote_end) = seqpacket_pair()?;
+    /// Forks the zygote on the anchor thread; the result arrives on the returned channel.
+    fn start_in_background() -> io::Result<Receiver<io::Result<Self>>> {
         let host_pid = nix::unistd::getpid().as_raw();
-        let zygote_fd = zygote_end.as_raw_fd();
-        let pid = run_on_anchor_thread(move || {
+        submit_to_anchor_thread(move || {
+            let (host_end, zygote_end) = seqpacket_pair()?;
+            let zygote_fd = zygote_end.as_raw_fd();
             // SAFETY: the child runs only the zygote's async-signal-safe code and never returns.
-            match unsafe { libc::fork() } {
+            let pid = match unsafe { libc::fork() } {
                 // SAFETY: we are the child just forked by the anchor thread.
                 0 => unsafe { zygote::serve(zygote_fd, host_pid) },
-                -1 => Err(io::Error::last_os_error()),
-                pid => Ok(Pid::from_raw(pid)),
-            }
-        })??;
-        // Only the zygote holds its end from now on, so it sees end-of-file when we close ours.
-        drop(zygote_end);
-        Ok(Self { pid, control: host_end })
+                -1 => return Err(io::Error::last_os_error()),
+                pid => Pid::from_raw(pid),
+            };
+            // Only the zygote holds its end from now on, so it sees end-of-file when we close ours.
+            drop(zygote_end);
+            Ok(Self { pid, control: host_end })
+        })
     }
 
     /// Sends one request datagram: `header` and `fds` (see [`wire`](super::wire)).
