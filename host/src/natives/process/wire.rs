@@ -7,8 +7,8 @@
 //! beyond what one datagram can carry.
 //!
 //! Exactly one [`Report`] comes back on the report pipe, written by whichever process got
-//! furthest (zygote, supervisor). End-of-file without a report means the zygote died before
-//! starting a supervisor.
+//! furthest (zygote, supervisor). End-of-file without a report means the request was lost
+//! with the zygote and its standby before a supervisor took it.
 //!
 //! The zygote decodes without allocating: the blob is mapped privately and its offset tables
 //! are rewritten in place into the pointer arrays `execve` takes.
@@ -25,6 +25,19 @@ pub(super) const REPORT_LEN: usize = 16;
 const WORD: usize = size_of::<usize>();
 /// argc, envc, cwd offset.
 const FIXED_WORDS: usize = 3;
+
+/// A whole request header asking a waiting standby supervisor to report its pid and exit; its
+/// one fd is the report pipe.
+pub(super) const STOP: [u8; HEADER_LEN] = {
+    let mut header = [0u8; HEADER_LEN];
+    let magic = *b"stop";
+    let mut at = 0;
+    while at < magic.len() {
+        header[at] = magic[at];
+        at += 1;
+    }
+    header
+};
 
 /// The fixed part of a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,17 +3,18 @@
 mod anchor;
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use super::supervisor::zygote;
-use super::wire::{HEADER_LEN, MAX_FDS};
+use super::wire::{HEADER_LEN, MAX_FDS, REPORT_LEN, Report, STOP};
 use super::workers;
 use anchor::{anchor_result, submit_to_anchor_thread};
 
@@ -133,59 +134,103 @@ impl Zygote {
 
     /// Sends one request datagram: `header` and `fds` (see [`wire`](super::wire)).
     pub(super) fn send(&self, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
-        let fd_bytes = size_of_val(fds);
-        let mut control_buffer = [0u64; 8];
-        // SAFETY: CMSG_SPACE is a pure size computation.
-        let control_len = unsafe { libc::CMSG_SPACE(u32::try_from(fd_bytes).unwrap_or(u32::MAX)) } as usize;
-        if fds.len() > MAX_FDS || control_len > size_of_val(&control_buffer) {
-            return Err(SendError::Io(io::Error::other("too many fds for one spawn request")));
-        }
-        let mut iov = libc::iovec {
-            iov_base: header.as_ptr().cast_mut().cast(),
-            iov_len: header.len(),
-        };
-        // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the sendmsg call,
-        // and the control message is written within `control_buffer` (size checked above).
-        let sent = unsafe {
-            let mut message: libc::msghdr = std::mem::zeroed();
-            message.msg_iov = &mut iov;
-            message.msg_iovlen = 1;
-            message.msg_control = control_buffer.as_mut_ptr().cast();
-            message.msg_controllen = control_len;
-            let cmsg = libc::CMSG_FIRSTHDR(&message);
-            (*cmsg).cmsg_level = libc::SOL_SOCKET;
-            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-            (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as usize;
-            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast::<RawFd>(), fds.len());
-            loop {
-                let sent = libc::sendmsg(self.control.as_raw_fd(), &message, libc::MSG_NOSIGNAL);
-                if sent >= 0 || Errno::last() != Errno::EINTR {
-                    break sent;
-                }
-            }
-        };
-        if sent >= 0 {
-            return Ok(());
-        }
-        match Errno::last() {
-            Errno::EPIPE | Errno::ECONNRESET | Errno::ENOTCONN | Errno::ECONNREFUSED => Err(SendError::Gone),
-            errno => Err(SendError::Io(errno.into())),
-        }
+        send_request(self.control.as_raw_fd(), header, fds)
     }
 }
 
 impl Drop for Zygote {
     /// The zygote holds nothing but its socket and `/dev/null`; killing it cannot harm a
     /// process it started (those are the host's children). The pid is still unreaped, so the
-    /// signal cannot reach a recycled pid. Its exit takes a while, so it is reaped on a worker
-    /// thread: dropping a table (e.g. when a short-lived host exits) does not wait for it.
+    /// signal cannot reach a recycled pid. Once it is gone no new standby can appear, and the
+    /// one waiting (if any) is asked for its pid, so it is reaped too. This takes a while, so
+    /// it happens on a worker thread: dropping a table (e.g. when a short-lived host exits)
+    /// does not wait for it.
     fn drop(&mut self) {
         let pid = self.pid;
         let _ = kill(pid, Signal::SIGKILL);
-        let reap = move || while let Err(Errno::EINTR) = waitpid(pid, None) {};
+        let control = self.control.try_clone();
+        let reap = move || {
+            while let Err(Errno::EINTR) = waitpid(pid, None) {}
+            if let Ok(control) = control {
+                stop_standby(&control);
+            }
+        };
         if workers::run(reap).is_err() {
-            reap();
+            // The standby then ends at end-of-file on the socket, unreaped until the host exits.
+            while let Err(Errno::EINTR) = waitpid(pid, None) {}
         }
+    }
+}
+
+/// How long a table's end waits for its standby to answer `STOP`.
+const STOP_TIMEOUT_MS: u16 = 5_000;
+
+/// Asks the standby waiting on `control` (if one is) for its pid, and reaps it once it exits.
+fn stop_standby(control: &OwnedFd) {
+    let Ok((report_read, report_write)) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC) else {
+        return;
+    };
+    if send_request(control.as_raw_fd(), &STOP, &[report_write.as_raw_fd()]).is_err() {
+        // Nobody holds the other end: there is no standby.
+        return;
+    }
+    drop(report_write);
+    let mut ready = [PollFd::new(report_read.as_fd(), PollFlags::POLLIN)];
+    if !matches!(poll(&mut ready, PollTimeout::from(STOP_TIMEOUT_MS)), Ok(1)) {
+        tracing::warn!("the process zygote's standby did not answer; it is left unreaped");
+        return;
+    }
+    let mut raw = [0u8; REPORT_LEN];
+    if nix::unistd::read(&report_read, &mut raw) != Ok(REPORT_LEN) {
+        return;
+    }
+    if let Some(Report::Failed { supervisor, .. }) = Report::decode(&raw)
+        && supervisor > 0
+    {
+        // It reported its own pid while alive and unreaped: the pid still names it.
+        while let Err(Errno::EINTR) = waitpid(Pid::from_raw(supervisor), None) {}
+    }
+}
+
+/// Sends one request datagram on the control socket `control`.
+fn send_request(control: RawFd, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
+    let fd_bytes = size_of_val(fds);
+    let mut control_buffer = [0u64; 8];
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let control_len = unsafe { libc::CMSG_SPACE(u32::try_from(fd_bytes).unwrap_or(u32::MAX)) } as usize;
+    if fds.len() > MAX_FDS || control_len > size_of_val(&control_buffer) {
+        return Err(SendError::Io(io::Error::other("too many fds for one spawn request")));
+    }
+    let mut iov = libc::iovec {
+        iov_base: header.as_ptr().cast_mut().cast(),
+        iov_len: header.len(),
+    };
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the sendmsg call,
+    // and the control message is written within `control_buffer` (size checked above).
+    let sent = unsafe {
+        let mut message: libc::msghdr = std::mem::zeroed();
+        message.msg_iov = &mut iov;
+        message.msg_iovlen = 1;
+        message.msg_control = control_buffer.as_mut_ptr().cast();
+        message.msg_controllen = control_len;
+        let cmsg = libc::CMSG_FIRSTHDR(&message);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(fd_bytes as u32) as usize;
+        std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(cmsg).cast::<RawFd>(), fds.len());
+        loop {
+            let sent = libc::sendmsg(control, &message, libc::MSG_NOSIGNAL);
+            if sent >= 0 || Errno::last() != Errno::EINTR {
+                break sent;
+            }
+        }
+    };
+    if sent >= 0 {
+        return Ok(());
+    }
+    match Errno::last() {
+        Errno::EPIPE | Errno::ECONNRESET | Errno::ENOTCONN | Errno::ECONNREFUSED => Err(SendError::Gone),
+        errno => Err(SendError::Io(errno.into())),
     }
 }
 

@@ -1,11 +1,13 @@
 //! Everything that runs in processes forked from the host: the zygote, the per-spawn
 //! supervisors it creates, and the launch of each program.
 //!
-//! The zygote ([`zygote`]) is forked from the host once per process table and creates each
-//! supervisor as a *sibling* (`CLONE_PARENT`): a child of the host, which waits on it and may
-//! signal it until it has reaped it, exactly as if the host had forked it, but without copying
-//! the host's page tables. A supervisor makes itself a child subreaper and starts the program
-//! in a process group of its own ([`program`]); it then holds neither fds nor memory of the host,
+//! The zygote ([`zygote`]) is forked from the host once per process table and keeps one
+//! *standby* ([`standby`]) ready: a sibling (`CLONE_PARENT`), so a child of the host, which
+//! waits on it and may signal it until it has reaped it, exactly as if the host had forked it,
+//! but without copying the host's page tables. The standby has already made itself a child
+//! subreaper when it takes the next request from the control socket; it then starts the
+//! program in a process group of its own ([`program`]), while the zygote creates the next
+//! standby. A supervisor holds neither fds nor memory of the host,
 //! reaps everything beneath it (orphans of setsid'd or double-forked descendants are reparented
 //! to it) and exits with the program's status once nothing is left, so waiting on it means
 //! waiting on the whole tree.
@@ -16,6 +18,7 @@
 mod proc_tree;
 mod program;
 mod release_memory;
+mod standby;
 mod sys;
 pub(super) mod zygote;
 
@@ -38,12 +41,10 @@ const KILL_RETRY_NS: u64 = 10_000_000;
 /// Exit code of a supervisor that could not start its program (the host only reaps it).
 const LAUNCH_FAILED_EXIT_CODE: c_int = 127;
 
-/// Everything a supervisor needs, on the zygote's stack, so creating one copies only integers
-/// and pointers into the (inherited) request mapping.
+/// Everything a supervisor needs to start its program, decoded from one request.
 #[derive(Clone, Copy)]
 struct SupervisorPlan {
     grace_ns: u64,
-    host_pid: pid_t,
     report_fd: RawFd,
     fd_limit: c_uint,
     program: ProgramPlan,
@@ -51,41 +52,31 @@ struct SupervisorPlan {
     request: (*mut c_void, usize),
 }
 
-/// Runs in the supervisor the zygote just created; never returns.
+/// The steps that make the calling process a supervisor, taken before it has a program: a
+/// process group of its own (out of the zygote's, as a fork of the host would be kept out of
+/// the host's), child subreaper, and the host's death watched. Says whether the host lives.
+fn become_supervisor(host_pid: pid_t) -> Result<bool, c_int> {
+    sys::own_process_group()?;
+    sys::become_subreaper()?;
+    Ok(sys::watch_for_host_death(HOST_DEATH_SIGNAL, host_pid))
+}
+
+/// Starts the program of `plan` and supervises its tree; never returns.
 ///
 /// # Safety
-/// Only in a child just created by the zygote, with every signal blocked.
-unsafe fn supervise_new_program(plan: &SupervisorPlan) -> ! {
+/// Only in a standby that has become a supervisor and took `plan`'s request, with every signal
+/// blocked.
+unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool) -> ! {
     let plan = *plan;
     sys::set_name(c"seam-supervisor");
     let own_pid = sys::own_pid();
-    let fail = |stage: Stage, errno: c_int| -> ! {
-        report(
-            plan.report_fd,
-            Report::Failed {
-                stage,
-                supervisor: own_pid,
-                errno,
-            },
-        );
-        sys::exit(LAUNCH_FAILED_EXIT_CODE)
-    };
-    // Keeps the supervisor out of the zygote's group, as a fork of the host would be kept out
-    // of the host's.
-    if let Err(errno) = sys::own_process_group() {
-        fail(Stage::Supervisor, errno);
-    }
-    if let Err(errno) = sys::become_subreaper() {
-        fail(Stage::Supervisor, errno);
-    }
-    let host_alive = sys::watch_for_host_death(HOST_DEATH_SIGNAL, plan.host_pid);
     let program = match program::launch(&plan.program) {
         Ok(program) => program,
         Err(LaunchFailure { stage, errno, pid }) => {
             if pid > 0 {
                 sys::reap(pid);
             }
-            fail(stage, errno)
+            fail(plan.report_fd, stage, errno)
         }
     };
     report(
@@ -100,6 +91,19 @@ unsafe fn supervise_new_program(plan: &SupervisorPlan) -> ! {
     // SAFETY: the request mapping was only needed to start the program, which has exec'd.
     unsafe { libc::munmap(plan.request.0, plan.request.1) };
     supervise(program, plan.grace_ns, !host_alive)
+}
+
+/// Reports that nothing runs but this process (the host reaps it), and exits.
+fn fail(report_fd: RawFd, stage: Stage, errno: c_int) -> ! {
+    report(
+        report_fd,
+        Report::Failed {
+            stage,
+            supervisor: sys::own_pid(),
+            errno,
+        },
+    );
+    sys::exit(LAUNCH_FAILED_EXIT_CODE)
 }
 
 fn report(fd: RawFd, report: Report) {

@@ -165,6 +165,18 @@ pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
     }
 }
 
+/// Reads one byte, retrying on EINTR; false at end-of-file or on an error.
+pub(super) fn read_byte(fd: RawFd) -> bool {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: one byte into a live stack variable.
+        let read = unsafe { libc::read(fd, (&raw mut byte).cast(), 1) };
+        if read >= 0 || errno() != libc::EINTR {
+            return read == 1;
+        }
+    }
+}
+
 /// Closes every file descriptor from `first` on, so the process pins no pipe, terminal or file.
 ///
 /// # Safety

@@ -3,10 +3,12 @@
 //!
 //! Forking the host costs in proportion to its resident memory (the page tables are copied);
 //! the zygote releases that memory right after the fork, so each supervisor it forks costs
-//! the same whatever the host's size. It serves one request at a time from its control socket
-//! (see [`wire`](super::super::wire)) and reports each outcome on the request's report pipe.
+//! the same whatever the host's size. It keeps one standby supervisor waiting on its control
+//! socket (see [`standby`](super::standby) and [`wire`](super::super::wire)) and forks the next
+//! as soon as that one takes a request. Only when it cannot fork does it read a request
+//! itself, to refuse it with the errno on the request's report pipe.
 //!
-//! It ends with the host: on end-of-file on the control socket (the host closed it or died) and
+//! It ends with the host: when the host closes its end of the control socket (or dies) and
 //! through `PR_SET_PDEATHSIG`. Supervisors do not depend on it: they are the host's children and
 //! watch the host themselves, so the zygote dying stops only new spawns.
 
@@ -18,7 +20,7 @@ use libc::{c_int, c_uint, pid_t};
 
 use super::super::wire::{ExecArgs, HEADER_LEN, Header, MAX_FDS, Report, Stage, decode_blob};
 use super::program::ProgramPlan;
-use super::{SupervisorPlan, release_memory, supervise_new_program, sys};
+use super::{SupervisorPlan, release_memory, standby, sys};
 
 /// The control socket's number in the zygote; 0-2 are `/dev/null`, so received fds are above.
 const CONTROL_FD: RawFd = 3;
@@ -51,27 +53,72 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     let serving_mask = sys::all_signals_except(ENDING_SIGNALS);
     sys::set_signal_mask(&serving_mask);
     loop {
-        let Some(request) = receive() else {
-            sys::exit(0);
-        };
-        if let Some(&report_fd) = request.fds().first()
-            && let Err(errno) = start_supervisor(&request, host_pid, fd_limit)
-        {
-            sys::write_all(
-                report_fd,
-                &Report::Failed {
-                    stage: Stage::Zygote,
-                    supervisor: 0,
-                    errno,
+        match start_standby(host_pid, fd_limit, &serving_mask) {
+            Ok(taken) => {
+                let took = sys::read_byte(taken);
+                sys::close(taken);
+                // A standby ends without a request when the host has closed its end.
+                if !took && host_hung_up() {
+                    sys::exit(0);
                 }
-                .encode(),
-            );
+            }
+            Err(errno) => refuse_one_request(errno),
         }
-        // The report pipe (the first fd) last: its end-of-file tells the host that the zygote
-        // no longer holds any of the program's fds.
-        for &fd in request.fds().iter().rev() {
-            sys::close(fd);
-        }
+    }
+}
+
+/// Forks the next standby; returns the pipe end that becomes readable once it takes a request
+/// (one byte) or ends (end-of-file).
+fn start_standby(host_pid: pid_t, fd_limit: c_uint, serving_mask: &libc::sigset_t) -> Result<RawFd, c_int> {
+    let mut taken = [-1; 2];
+    // SAFETY: `taken` is a valid out-array of two ints.
+    if unsafe { libc::pipe2(taken.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(sys::errno());
+    }
+    let [taken_read, taken_write] = taken;
+    // The standby starts with every signal blocked: it consumes them synchronously.
+    sys::block_all_signals();
+    // SAFETY: the child only runs async-signal-safe code and never returns.
+    let forked = unsafe { sys::fork_sibling() };
+    if forked == Ok(0) {
+        sys::close(taken_read);
+        // SAFETY: we are the new standby.
+        unsafe { standby::stand_by(taken_write, host_pid, fd_limit) };
+    }
+    sys::set_signal_mask(serving_mask);
+    sys::close(taken_write);
+    forked.map(|_| taken_read).inspect_err(|_| sys::close(taken_read))
+}
+
+/// True once the host has closed its end of the control socket (or died).
+fn host_hung_up() -> bool {
+    let mut control = libc::pollfd {
+        fd: CONTROL_FD,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, no waiting.
+    let ready = unsafe { libc::poll(&mut control, 1, 0) };
+    ready > 0 && control.revents & libc::POLLHUP != 0
+}
+
+/// Without a standby, the next request is answered here, refused with `errno`.
+fn refuse_one_request(errno: c_int) {
+    let Some(request) = receive() else {
+        sys::exit(0);
+    };
+    if let Some(&report_fd) = request.fds().first() {
+        let refusal = Report::Failed {
+            stage: Stage::Zygote,
+            supervisor: 0,
+            errno,
+        };
+        sys::write_all(report_fd, &refusal.encode());
+    }
+    // The report pipe (the first fd) last: its end-of-file tells the host that the zygote
+    // no longer holds any of the program's fds.
+    for &fd in request.fds().iter().rev() {
+        sys::close(fd);
     }
 }
 
@@ -96,8 +143,8 @@ unsafe fn adopt_fds(control: RawFd, fd_limit: c_uint) {
 }
 
 /// One datagram from the host, with the fds that came with it.
-struct Received {
-    header: [u8; HEADER_LEN],
+pub(super) struct Received {
+    pub(super) header: [u8; HEADER_LEN],
     len: usize,
     flags: c_int,
     fds: [RawFd; MAX_FDS],
@@ -105,13 +152,13 @@ struct Received {
 }
 
 impl Received {
-    fn fds(&self) -> &[RawFd] {
+    pub(super) fn fds(&self) -> &[RawFd] {
         self.fds.get(..self.fd_count).unwrap_or_default()
     }
 }
 
 /// Waits for the next request; `None` once the host has closed its end (or died).
-fn receive() -> Option<Received> {
+pub(super) fn receive() -> Option<Received> {
     let mut received = Received {
         header: [0; HEADER_LEN],
         len: 0,
@@ -167,8 +214,8 @@ fn receive() -> Option<Received> {
     Some(received)
 }
 
-/// Maps the request and creates its supervisor, which reports from then on.
-fn start_supervisor(request: &Received, host_pid: pid_t, fd_limit: c_uint) -> Result<(), c_int> {
+/// Decodes a spawn request: the program's stdio fds and its blob, mapped privately.
+pub(super) fn plan_of(request: &Received, fd_limit: c_uint) -> Result<SupervisorPlan, c_int> {
     let truncated = request.flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) != 0;
     let header = Header::decode(&request.header)
         .filter(|header| !truncated && request.len == HEADER_LEN && header.fd_count() == request.fd_count)
@@ -187,24 +234,13 @@ fn start_supervisor(request: &Received, host_pid: pid_t, fd_limit: c_uint) -> Re
     let mapping = Mapping::new(blob_fd, blob_len)?;
     // SAFETY: the mapping is page-aligned, writable (private) and `blob_len` bytes long.
     let exec: ExecArgs = unsafe { decode_blob(mapping.base.cast(), blob_len) }.ok_or(libc::EINVAL)?;
-    let plan = SupervisorPlan {
+    Ok(SupervisorPlan {
         grace_ns: header.grace_ns,
-        host_pid,
         report_fd,
         fd_limit,
         program: ProgramPlan { stdio, exec },
-        request: (mapping.base, blob_len),
-    };
-    // The supervisor starts with every signal blocked: it consumes them synchronously.
-    let serving_mask = sys::block_all_signals();
-    // SAFETY: the child only runs async-signal-safe code and never returns.
-    let forked = unsafe { sys::fork_sibling() };
-    if forked == Ok(0) {
-        // SAFETY: we are the new supervisor.
-        unsafe { supervise_new_program(&plan) };
-    }
-    sys::set_signal_mask(&serving_mask);
-    forked.map(drop)
+        request: mapping.into_raw(),
+    })
 }
 
 /// A private, writable mapping of a request blob, unmapped on drop.
@@ -222,6 +258,15 @@ impl Mapping {
             return Err(sys::errno());
         }
         Ok(Self { base, len })
+    }
+}
+
+impl Mapping {
+    /// Keeps the mapping beyond this value; whoever holds the range unmaps it.
+    fn into_raw(self) -> (*mut c_void, usize) {
+        let raw = (self.base, self.len);
+        std::mem::forget(self);
+        raw
     }
 }
 

@@ -24,6 +24,44 @@ fn zygote_of(table: &ProcessTable) -> i32 {
     i32::try_from(pid).expect("pid")
 }
 
+/// The table's standby supervisor: the host's child named `seam-standby` that holds the
+/// zygote's control socket. (Read again each round: a zygote just forked still holds the
+/// host's fds until it settles.)
+fn standby_of(zygote: i32) -> i32 {
+    let host = std::process::id().to_string();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let socket = fs::read_link(format!("/proc/{zygote}/fd/3")).ok();
+        let standby = fs::read_dir("/proc")
+            .expect("/proc")
+            .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|&pid| stat_field(pid, 1).as_ref() == Some(&host))
+            .filter(|&pid| fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|comm| comm == "seam-standby\n"))
+            .find(|pid| socket.is_some() && fs::read_link(format!("/proc/{pid}/fd/3")).ok() == socket);
+        if let Some(pid) = standby {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "no standby waits on the zygote's socket");
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn fd_targets(pid: i32) -> Vec<(String, String)> {
+    let mut fds: Vec<(String, String)> = fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("fd dir")
+        .map(|entry| {
+            let entry = entry.expect("fd entry");
+            let target = fs::read_link(entry.path()).expect("fd target");
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                target.display().to_string(),
+            )
+        })
+        .collect();
+    fds.sort();
+    fds
+}
+
 fn vm_rss_kib(pid: i32) -> u64 {
     let status = fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
     status
@@ -77,39 +115,60 @@ fn zygote_stays_small_when_forked_from_a_large_host() {
 }
 
 #[test]
-fn zygote_holds_only_its_socket_and_dev_null() {
+fn zygote_and_standby_hold_only_their_socket_pipe_and_dev_null() {
     let table = ProcessTable::new();
     let mut spec = spec(&["/usr/bin/cat"]);
     spec.stdin = StdinSpec::Pipe;
-    // A running program whose pipes the zygote must not hold open.
+    // A running program whose pipes neither may hold open.
     let process = table.spawn(spec).expect("spawn");
     let zygote = zygote_of(&table);
-    let mut fds: Vec<(String, String)> = fs::read_dir(format!("/proc/{zygote}/fd"))
-        .expect("zygote fd dir")
-        .map(|entry| {
-            let entry = entry.expect("fd entry");
-            let target = fs::read_link(entry.path()).expect("fd target");
-            (
-                entry.file_name().to_string_lossy().into_owned(),
-                target.display().to_string(),
-            )
-        })
-        .collect();
-    fds.sort();
-    let names: Vec<_> = fds.iter().map(|(fd, target)| (fd.as_str(), target.as_str())).collect();
+    let standby = standby_of(zygote);
+    for (name, pid) in [("zygote", zygote), ("standby", standby)] {
+        let fds = fd_targets(pid);
+        let names: Vec<_> = fds.iter().map(|(fd, target)| (fd.as_str(), target.as_str())).collect();
+        assert_eq!(
+            &names[..3],
+            [("0", "/dev/null"), ("1", "/dev/null"), ("2", "/dev/null")],
+            "{name}"
+        );
+        assert_eq!(names.len(), 5, "{name}: {names:?}");
+        assert!(
+            names[3].0 == "3" && names[3].1.starts_with("socket:"),
+            "{name}: {names:?}"
+        );
+        // The pipe through which the standby tells the zygote it took a request.
+        assert!(names[4].1.starts_with("pipe:"), "{name}: {names:?}");
+        assert_eq!(
+            stat_field(pid, 2),
+            Some(pid.to_string()),
+            "the {name} leads its own group"
+        );
+    }
+    let host = std::process::id().to_string();
+    assert_eq!(stat_field(standby, 1), Some(host), "the standby is the host's child");
     assert_eq!(
-        &names[..3],
-        [("0", "/dev/null"), ("1", "/dev/null"), ("2", "/dev/null")]
-    );
-    assert_eq!(names.len(), 4, "{names:?}");
-    assert!(names[3].0 == "3" && names[3].1.starts_with("socket:"), "{names:?}");
-    assert_eq!(
-        stat_field(zygote, 2),
-        Some(zygote.to_string()),
-        "the zygote leads its own group"
+        stat_field(standby, 0).as_deref(),
+        Some("S"),
+        "the standby waits for a request"
     );
     process.close_stdin();
     assert_eq!(finished(&process), exited(0));
+}
+
+#[test]
+fn each_spawn_takes_the_waiting_standby_and_the_zygote_makes_the_next() {
+    let table = ProcessTable::new();
+    let zygote = zygote_of(&table);
+    let first = standby_of(zygote);
+    let marker = marker(313);
+    let process = table.spawn(spec(&["/usr/bin/sleep", &marker])).expect("spawn");
+    let sightings = wait_for_sleeps(&marker, 1);
+    let supervisor = stat_field(sightings[0].pid, 1).and_then(|ppid| ppid.parse::<i32>().ok());
+    assert_eq!(supervisor, Some(first), "the standby became the program's supervisor");
+    let next = standby_of(zygote);
+    assert_ne!(next, first, "a fresh standby waits for the next request");
+    assert_eq!(process.terminate(), killed_by(15));
+    assert_all_gone(&marker, &sightings);
 }
 
 #[test]
@@ -125,9 +184,14 @@ fn a_dead_zygote_is_replaced_and_its_processes_run_on() {
     signal(old, Signal::SIGKILL);
     wait_until_ended(old);
 
-    let process = table.spawn(bash("echo again")).expect("spawn after the zygote died");
-    assert_eq!(finished(&process), exited(0));
-    assert_eq!(collected(&process, Stream::Stdout), "again\n");
+    // Its standby serves one more request; the next goes to a fresh zygote.
+    for round in ["again", "and again"] {
+        let process = table
+            .spawn(bash(&format!("echo {round}")))
+            .expect("spawn after the zygote died");
+        assert_eq!(finished(&process), exited(0));
+        assert_eq!(collected(&process, Stream::Stdout), format!("{round}\n"));
+    }
     let new = zygote_of(&table);
     assert_ne!(new, old, "a fresh zygote serves the table");
     wait_until_reaped(old, &old_start);
@@ -142,8 +206,10 @@ fn a_dead_zygote_is_replaced_and_its_processes_run_on() {
 fn a_request_lost_with_its_zygote_is_sent_to_a_fresh_one() {
     let table = ProcessTable::new();
     let old = zygote_of(&table);
-    // A stopped zygote leaves the request queued on its socket; killing it drops the request.
-    signal(old, Signal::SIGSTOP);
+    let standby = standby_of(old);
+    // A stopped standby leaves the request queued on the socket; once it and the zygote are
+    // killed, nobody holds the socket and the request is dropped.
+    signal(standby, Signal::SIGSTOP);
     let (done_tx, done_rx) = mpsc::channel();
     thread::scope(|scope| {
         scope.spawn(|| {
@@ -155,9 +221,11 @@ fn a_request_lost_with_its_zygote_is_sent_to_a_fresh_one() {
         });
         assert!(
             done_rx.recv_timeout(Duration::from_millis(200)).is_err(),
-            "a stopped zygote cannot have served the request"
+            "a stopped standby cannot have served the request"
         );
         signal(old, Signal::SIGKILL);
+        wait_until_ended(old);
+        signal(standby, Signal::SIGKILL);
         let result = done_rx.recv_timeout(Duration::from_secs(10)).expect("spawn returns");
         assert_eq!(result, Ok((exited(0), "retried\n".to_owned())));
     });
@@ -172,8 +240,11 @@ fn dropping_the_table_ends_and_reaps_its_zygote() {
     let marker = marker(311);
     let process = table.spawn(bash(&format!("/usr/bin/sleep {marker}"))).expect("spawn");
     let sightings = wait_for_sleeps(&marker, 1);
+    let standby = standby_of(zygote);
+    let standby_start = stat_field(standby, 19).expect("standby start time");
     drop(table);
     wait_until_reaped(zygote, &start);
+    wait_until_reaped(standby, &standby_start);
     // Processes outlive their table.
     assert_eq!(process.outcome(), None);
     assert_eq!(process.terminate(), killed_by(15));
