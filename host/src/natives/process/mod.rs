@@ -8,7 +8,8 @@
 //!
 //! Supervisors are not forked from the host: each [`ProcessTable`] forks a small zygote once,
 //! which drops the host's memory and then creates every supervisor of the table as the host's
-//! child (`CLONE_PARENT`), so a spawn costs the same whatever the host's size. Requests travel
+//! child (`CLONE_PARENT`), so a spawn costs the same whatever the host's size. Each supervisor
+//! is forked before its request, as a standby that takes the next one. Requests travel
 //! over a unix socket with the program's stdio fds attached (`spawner`, `wire`). If the zygote
 //! dies, the next spawn starts a new one; processes already running are not affected.
 //!
