@@ -243,7 +243,7 @@ pub(super) fn plan_of(request: &Received, fd_limit: c_uint) -> Result<Supervisor
     })
 }
 
-/// A private, writable mapping of a request blob, unmapped on drop.
+/// A private, writable mapping of a request blob, unmapped on drop unless handed on.
 struct Mapping {
     base: *mut c_void,
     len: usize,
@@ -259,9 +259,7 @@ impl Mapping {
         }
         Ok(Self { base, len })
     }
-}
 
-impl Mapping {
     /// Keeps the mapping beyond this value; whoever holds the range unmaps it.
     fn into_raw(self) -> (*mut c_void, usize) {
         let raw = (self.base, self.len);
