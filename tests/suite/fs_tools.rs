@@ -61,6 +61,29 @@ fn binary_files_are_refused_with_a_pointer_to_read_image() {
 }
 
 #[test]
+fn a_window_is_shown_from_a_whole_file_checked_to_be_text() {
+    let (_dir, ws) = scratch();
+    let mut bytes: Vec<u8> = (1..=5000).flat_map(|n| format!("line {n}\n").into_bytes()).collect();
+    std::fs::write(ws.join("long.txt"), &bytes).unwrap();
+    let world = default_world(&ws);
+    let first = call(&world, "read", json!({"file_path": "long.txt", "limit": 1}));
+    assert_eq!(
+        first.text(),
+        format!(
+            "     1\tline 1\n[lines 1-1; more follow ({} bytes in all): continue with offset=2]",
+            bytes.len()
+        )
+    );
+    let past = call(&world, "read", json!({"file_path": "long.txt", "offset": 5002}));
+    assert_eq!(past.text(), "[the file has 5000 lines; offset 5002 is past the end]");
+    // A NUL far past the window still makes the file binary.
+    bytes.extend_from_slice(b"\0");
+    std::fs::write(ws.join("long.txt"), &bytes).unwrap();
+    let refused = call(&world, "read", json!({"file_path": "long.txt", "limit": 1}));
+    assert_eq!(code(&refused), Some("FS_NOT_TEXT"));
+}
+
+#[test]
 fn read_image_returns_the_image_base64_with_its_mime_type() {
     let (_dir, ws) = scratch();
     std::fs::write(ws.join("pixel.png"), PNG).unwrap();

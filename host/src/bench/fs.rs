@@ -45,8 +45,9 @@ fn ms(f: impl FnOnce()) -> f64 {
     time(f).as_secs_f64() * 1e3
 }
 
-/// tool-fs `read` of a 10 MB file (whole file read, checked to be text, first window rendered)
-/// against `std::fs::read_to_string` with the same NUL check.
+/// tool-fs `read` of a 10 MB file (the whole file read and checked to be text by the provider,
+/// the first window crossing to the tool and rendered) against `std::fs::read_to_string` with
+/// the same NUL check.
 pub(super) fn read_10mb(world: &World, scratch: &Scratch, n: u32) -> anyhow::Result<Row> {
     let path = scratch.0.join("read-10mb.txt");
     std::fs::write(&path, text_of(READ_BYTES))?;

@@ -86,6 +86,22 @@ impl wit::Host for Lane {
         }))
     }
 
+    fn read_lines(
+        &mut self,
+        path: String,
+        max_bytes: u64,
+        first: u64,
+        count: u32,
+    ) -> Result<Result<wit::TextLines, wit::Error>> {
+        let read = self.blocking(|| fsio::read_lines(&path, max_bytes, first, count));
+        Ok(read.map_err(error).map(|lines| wit::TextLines {
+            content: lines.content,
+            more: lines.more,
+            line_count: lines.line_count,
+            metadata: metadata(lines.metadata),
+        }))
+    }
+
     fn read_range(&mut self, path: String, offset: u64, max_bytes: u32) -> Result<Result<wit::Contents, wit::Error>> {
         let read = self.blocking(|| fsio::read_range(&path, offset, max_bytes));
         Ok(read.map(contents).map_err(error))

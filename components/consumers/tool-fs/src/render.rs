@@ -10,26 +10,32 @@ pub struct Window {
     pub max_output_bytes: usize,
 }
 
+/// The lines of a window as the fs seam's `read-lines` gives them, and what follows them.
+pub struct Lines<'a> {
+    /// The window's lines, line ends included.
+    pub text: &'a str,
+    pub more: bool,
+    /// The file's number of lines, known when the window reached the end of the file.
+    pub line_count: Option<u64>,
+    /// The whole file's size in bytes.
+    pub size: u64,
+}
+
 const TRUNCATED_LINE: &str = "… [line truncated]";
 
-pub fn numbered(text: &str, window: &Window) -> String {
-    if text.is_empty() {
+pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
+    if lines.size == 0 {
         return "[empty file]".to_owned();
     }
     let first = window.offset.max(1);
-    // Only the lines up to the end of the window are looked at: a large file is not scanned to
-    // its end just to count its lines.
-    let mut lines = text.lines().skip(first - 1).peekable();
-    if lines.peek().is_none() {
-        let total = text.lines().count();
+    let mut rows = lines.text.lines().take(window.limit).peekable();
+    if rows.peek().is_none() {
+        let total = lines.line_count.unwrap_or_default();
         return format!("[the file has {total} lines; offset {first} is past the end]");
     }
     let mut out = String::new();
     let mut next = first;
-    while let Some(line) = lines.peek() {
-        if next - first == window.limit {
-            break;
-        }
+    while let Some(line) = rows.peek() {
         // Appended in place and taken back when over the bound: a `format!` per line cost more
         // than reading the lines.
         let start = out.len();
@@ -41,14 +47,14 @@ pub fn numbered(text: &str, window: &Window) -> String {
             out.truncate(start);
             break;
         }
-        lines.next();
+        rows.next();
         next += 1;
     }
-    if lines.peek().is_some() {
+    if rows.peek().is_some() || lines.more {
         out.push_str(&format!(
             "[lines {first}-{}; more follow ({} bytes in all): continue with offset={next}]",
             next - 1,
-            text.len()
+            lines.size
         ));
     } else {
         out.truncate(out.trim_end_matches('\n').len());
@@ -96,25 +102,63 @@ mod tests {
         }
     }
 
+    /// The window of a whole file's `text` as read-lines cuts it.
+    fn numbered_file(text: &str, window: &Window) -> String {
+        let mut ends = text.match_indices('\n').map(|(at, _)| at + 1).collect::<Vec<_>>();
+        if !text.is_empty() && !text.ends_with('\n') {
+            ends.push(text.len());
+        }
+        let start = window.offset.max(1) - 1;
+        let from = if start == 0 {
+            0
+        } else {
+            ends.get(start - 1).copied().unwrap_or(text.len())
+        };
+        let last = (start + window.limit).min(ends.len());
+        let to = if last == 0 { 0 } else { ends[last - 1].max(from) };
+        let more = to < text.len();
+        let lines = Lines {
+            text: &text[from..to],
+            more,
+            line_count: (!more).then_some(ends.len() as u64),
+            size: text.len() as u64,
+        };
+        numbered(&lines, window)
+    }
+
     #[test]
     fn numbers_every_line() {
-        assert_eq!(numbered("a\nb\n", &window(1, 100)), "     1\ta\n     2\tb");
-        assert_eq!(numbered("a\r\nb", &window(1, 100)), "     1\ta\n     2\tb");
+        assert_eq!(numbered_file("a\nb\n", &window(1, 100)), "     1\ta\n     2\tb");
+        assert_eq!(numbered_file("a\r\nb", &window(1, 100)), "     1\ta\n     2\tb");
     }
 
     #[test]
     fn windows_say_how_to_continue() {
         let text = "1\n2\n3\n4\n5\n";
         assert_eq!(
-            numbered(text, &window(2, 2)),
+            numbered_file(text, &window(2, 2)),
             "     2\t2\n     3\t3\n[lines 2-3; more follow (10 bytes in all): continue with offset=4]"
         );
-        assert_eq!(numbered(text, &window(5, 2)), "     5\t5");
+        assert_eq!(numbered_file(text, &window(5, 2)), "     5\t5");
         assert_eq!(
-            numbered(text, &window(9, 2)),
+            numbered_file(text, &window(9, 2)),
             "[the file has 5 lines; offset 9 is past the end]"
         );
-        assert_eq!(numbered("", &window(1, 2)), "[empty file]");
+        assert_eq!(numbered_file("", &window(1, 2)), "[empty file]");
+    }
+
+    #[test]
+    fn more_lines_after_the_window_are_announced() {
+        let lines = Lines {
+            text: "a\nb\n",
+            more: true,
+            line_count: None,
+            size: 100,
+        };
+        assert_eq!(
+            numbered(&lines, &window(7, 2)),
+            "     7\ta\n     8\tb\n[lines 7-8; more follow (100 bytes in all): continue with offset=9]"
+        );
     }
 
     #[test]
@@ -129,7 +173,7 @@ mod tests {
     #[test]
     fn long_lines_are_cut_on_a_character() {
         assert_eq!(
-            numbered("ééééééééééééé", &window(1, 1)),
+            numbered_file("ééééééééééééé", &window(1, 1)),
             "     1\téééééééééé… [line truncated]"
         );
     }
@@ -142,7 +186,7 @@ mod tests {
             ..window(1, 100)
         };
         assert_eq!(
-            numbered(&text, &bounded),
+            numbered_file(&text, &bounded),
             "     1\tline\n     2\tline\n[lines 1-2; more follow (500 bytes in all): continue with offset=3]"
         );
     }

@@ -6,14 +6,14 @@ use seam_guest::ToolResult;
 
 use crate::args::{EditArgs, ImageArgs, ReadArgs, WriteArgs};
 use crate::bindings::seam::fs::fs;
-use crate::bindings::seam::fs::types::{Edit, Target};
+use crate::bindings::seam::fs::types::{Edit, LineWindow, Target};
 use crate::bindings::seam::sandbox::policy;
 use crate::bindings::seam::sandbox::types::Policy;
 use crate::bindings::seam::tool::types::Session;
 use crate::config::Config;
 use crate::errors;
 use crate::image;
-use crate::render::{self, Window};
+use crate::render::{self, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
     fs::resolve(file_path, &session.cwd).map_err(errors::from_fs)
@@ -27,14 +27,30 @@ pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolRe
         ));
     }
     let target = resolve(&args.file_path, session)?;
-    let file = fs::read_text(&target, Some(config.max_file_bytes), Some(&session.id)).map_err(errors::from_fs)?;
+    let (offset, limit) = (
+        args.offset.unwrap_or(1).max(1),
+        args.limit.unwrap_or(config.default_limit),
+    );
+    // Only the window crosses from the provider; the whole file is still read and checked.
+    let lines = LineWindow {
+        first: u64::from(offset),
+        count: limit,
+    };
+    let file =
+        fs::read_lines(&target, lines, Some(config.max_file_bytes), Some(&session.id)).map_err(errors::from_fs)?;
     let window = Window {
-        offset: args.offset.unwrap_or(1) as usize,
-        limit: args.limit.unwrap_or(config.default_limit) as usize,
+        offset: offset as usize,
+        limit: limit as usize,
         max_line_chars: config.max_line_chars as usize,
         max_output_bytes: config.max_output_bytes as usize,
     };
-    Ok(ToolResult::text(render::numbered(&file.content, &window)))
+    let lines = Lines {
+        text: &file.content,
+        more: file.more,
+        line_count: file.line_count,
+        size: file.size,
+    };
+    Ok(ToolResult::text(render::numbered(&lines, &window)))
 }
 
 /// The session's sandbox policy from the policy service: the one owner of modes, shared with

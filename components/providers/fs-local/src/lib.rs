@@ -30,7 +30,8 @@ mod bindings {
 
 use bindings::exports::seam::fs::fs::{Guest, TextStream};
 use bindings::seam::fs::types::{
-    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, Metadata, Target, TextFile, WriteOutcome,
+    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, LineWindow, Metadata, Target, TextFile, TextLines,
+    WriteOutcome,
 };
 use bindings::seam::host::fsio;
 use bindings::seam::sandbox::types::{Mode, Policy};
@@ -92,6 +93,24 @@ impl Guest for FsLocal {
         Ok(TextFile {
             content: text.content,
             version: text.metadata.version,
+        })
+    }
+
+    fn read_lines(
+        target: Target,
+        window: LineWindow,
+        max_bytes: Option<u64>,
+        _session: Option<String>,
+    ) -> Result<TextLines, Error> {
+        let max_bytes = max_bytes.unwrap_or(u64::MAX);
+        let lines =
+            fsio::read_lines(canonical(&target)?, max_bytes, window.first, window.count).map_err(errors::from_host)?;
+        Ok(TextLines {
+            content: lines.content,
+            more: lines.more,
+            line_count: lines.line_count,
+            size: lines.metadata.size,
+            version: lines.metadata.version,
         })
     }
 

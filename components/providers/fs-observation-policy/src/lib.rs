@@ -30,7 +30,8 @@ mod bindings {
 use bindings::exports::seam::fs::fs::{Guest, TextStream};
 use bindings::seam::fs::fs as inner;
 use bindings::seam::fs::types::{
-    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, Metadata, Target, TextFile, WriteOutcome,
+    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, LineWindow, Metadata, Target, TextFile, TextLines,
+    WriteOutcome,
 };
 use bindings::seam::sandbox::types::{Mode, Policy};
 
@@ -38,6 +39,17 @@ use crate::observations::Observation;
 use crate::stream::PassStream;
 
 struct FsObservationPolicy;
+
+/// What a session's read of `target` observed. Only authoritative answers are evidence: the
+/// content's version, or nothing there.
+fn observe_read(session: Option<&str>, target: &Target, read: Result<&String, &Error>) {
+    let Some(session) = session else { return };
+    match read {
+        Ok(version) => observations::record(session, &target.key, &Observation::Present(version.clone())),
+        Err(e) if e.code == guard::NOT_FOUND => observations::record(session, &target.key, &Observation::Absent),
+        Err(_) => {}
+    }
+}
 
 impl Guest for FsObservationPolicy {
     type TextStream = PassStream;
@@ -68,16 +80,18 @@ impl Guest for FsObservationPolicy {
 
     fn read_text(target: Target, max_bytes: Option<u64>, session: Option<String>) -> Result<TextFile, Error> {
         let read = inner::read_text(&target, max_bytes, session.as_deref());
-        if let Some(session) = &session {
-            // Only authoritative answers are evidence: the content's version, or nothing there.
-            match &read {
-                Ok(file) => observations::record(session, &target.key, &Observation::Present(file.version.clone())),
-                Err(e) if e.code == guard::NOT_FOUND => {
-                    observations::record(session, &target.key, &Observation::Absent)
-                }
-                Err(_) => {}
-            }
-        }
+        observe_read(session.as_deref(), &target, read.as_ref().map(|file| &file.version));
+        read
+    }
+
+    fn read_lines(
+        target: Target,
+        window: LineWindow,
+        max_bytes: Option<u64>,
+        session: Option<String>,
+    ) -> Result<TextLines, Error> {
+        let read = inner::read_lines(&target, window, max_bytes, session.as_deref());
+        observe_read(session.as_deref(), &target, read.as_ref().map(|lines| &lines.version));
         read
     }
 

@@ -28,7 +28,8 @@ mod bindings {
 use bindings::exports::seam::fs::fs::{Guest, TextStream};
 use bindings::seam::fs::fs as inner;
 use bindings::seam::fs::types::{
-    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, Metadata, Target, TextFile, WriteOutcome,
+    BytesFile, DirEntry, Edit, EditOutcome, Error, Intent, LineWindow, Metadata, Target, TextFile, TextLines,
+    WriteOutcome,
 };
 use bindings::seam::sandbox::types::{Mode, Policy};
 
@@ -65,6 +66,15 @@ impl Guest for FsSandbox {
 
     fn read_text(target: Target, max_bytes: Option<u64>, session: Option<String>) -> Result<TextFile, Error> {
         inner::read_text(&target, max_bytes, session.as_deref())
+    }
+
+    fn read_lines(
+        target: Target,
+        window: LineWindow,
+        max_bytes: Option<u64>,
+        session: Option<String>,
+    ) -> Result<TextLines, Error> {
+        inner::read_lines(&target, window, max_bytes, session.as_deref())
     }
 
     fn stream_text(target: Target) -> Result<TextStream, Error> {

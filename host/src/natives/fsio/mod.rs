@@ -5,6 +5,7 @@
 
 mod canonical;
 mod error;
+mod lines;
 mod list;
 mod locks;
 mod metadata;
@@ -19,6 +20,7 @@ mod tests;
 
 pub use canonical::{canonicalize, is_within, temp_dir};
 pub use error::FsioError;
+pub use lines::{Lines, read_lines};
 pub use list::{DirEntry, list_dir};
 pub use locks::TargetLocks;
 pub use metadata::{Kind, Metadata};

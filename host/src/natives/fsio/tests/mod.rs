@@ -1,6 +1,7 @@
 //! Tests against real files in temporary directories.
 
 mod canonical;
+mod lines;
 mod locks;
 mod publish;
 mod read;
