@@ -15,7 +15,7 @@ use wasmtime::Store;
 const BACKLOG: usize = 4;
 /// Lanes whose memories grew less than this drop inline: their reset costs microseconds, and
 /// their slots are free again the moment the call returns (a small pool may need them next).
-const RETIRE_ABOVE: usize = 4 << 20;
+const RETIRE_ABOVE: usize = 1 << 20;
 
 pub struct Retirement {
     queue: Option<SyncSender<Store<Lane>>>,
