@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, AsRawFd};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,8 @@ use super::error::ProcessError;
 
 /// Largest single read, whatever `max` the caller passes (a pipe rarely holds more anyway).
 const MAX_READ: usize = 1024 * 1024;
+/// Smallest read buffer: what a read sees when the pipe cannot say what it holds.
+const MIN_READ: usize = 4096;
 
 /// What [`Process::read_pipe`](super::Process::read_pipe) returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,7 +91,10 @@ impl PipeState {
             return Ok(PipeRead { data, eof: self.ended });
         }
         let held = data.len();
-        data.resize(held + (max - held).min(MAX_READ), 0);
+        // Sized by what the pipe holds: a buffer of `max` zeroed for every read cost more than
+        // the read when a reader asks for far more than a pipe ever holds.
+        let size = (max - held).min(MAX_READ).min(queued(&self.source).max(MIN_READ));
+        data.resize(held + size, 0);
         let read = loop {
             match self.source.read(&mut data[held..]) {
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
@@ -120,6 +125,18 @@ fn whole_characters(data: &[u8]) -> usize {
         }
     }
     data.len()
+}
+
+/// Bytes waiting in the pipe (FIONREAD), 0 when unknown.
+fn queued(source: &File) -> usize {
+    let mut queued: libc::c_int = 0;
+    // SAFETY: FIONREAD stores one int through the pointer, which outlives the call.
+    let asked = unsafe { libc::ioctl(source.as_raw_fd(), libc::FIONREAD, &mut queued) };
+    if asked == 0 {
+        usize::try_from(queued).unwrap_or(0)
+    } else {
+        0
+    }
 }
 
 /// True once a read will not block: data is ready or the write side is closed.
