@@ -1,6 +1,7 @@
 //! What a search found, bounded: records are taken until one more than the limit arrives (so
 //! "more" is known, not guessed), then rendered sorted by path.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::args::OutputMode;
@@ -12,6 +13,10 @@ pub struct Found {
     limit: usize,
     max_line_chars: usize,
     by_path: BTreeMap<String, Entry>,
+    /// The file records arrive for now, kept out of `by_path`: ripgrep reports a file's records
+    /// together, so the map (whose paths share long prefixes) is searched once per file, not
+    /// once per record.
+    current: Option<(String, Entry)>,
     taken: usize,
     pub more: bool,
 }
@@ -46,18 +51,16 @@ impl Found {
             limit,
             max_line_chars,
             by_path: BTreeMap::new(),
+            current: None,
             taken: 0,
             more: false,
         }
     }
 
     /// One record of ripgrep's output: a path (`--files`) or a JSON message (`--json`).
-    pub fn take(&mut self, record: &[u8]) -> Result<Flow, String> {
+    pub fn take(&mut self, record: &str) -> Result<Flow, String> {
         match self.mode {
-            Mode::Paths => {
-                let path = String::from_utf8_lossy(record).into_owned();
-                Ok(self.count_in(path, None))
-            }
+            Mode::Paths => Ok(self.count_in(record, None)),
             Mode::Grep(mode) => match rg_json::parse(record)? {
                 Some(event) => Ok(self.take_event(mode, event)),
                 None => Ok(Flow::More),
@@ -65,7 +68,7 @@ impl Found {
         }
     }
 
-    fn take_event(&mut self, mode: OutputMode, event: Event) -> Flow {
+    fn take_event(&mut self, mode: OutputMode, event: Event<'_>) -> Flow {
         match (mode, event) {
             (
                 OutputMode::FilesWithMatches,
@@ -73,13 +76,13 @@ impl Found {
                     path, is_match: true, ..
                 },
             ) => {
-                if self.by_path.contains_key(&path) {
+                if self.entry(&path).counted {
                     return Flow::More;
                 }
-                self.count_in(path, None)
+                self.count_in(&path, None)
             }
             (OutputMode::Count, Event::FileEnd { path, matched_lines }) if matched_lines > 0 => {
-                self.count_in(path, Some(matched_lines.to_string()))
+                self.count_in(&path, Some(matched_lines.to_string()))
             }
             (
                 OutputMode::Content,
@@ -95,26 +98,41 @@ impl Found {
                 let line = format!("{path}{separator}{number}{}", cut(&text, self.max_line_chars));
                 if !is_match {
                     // Context belongs to the matches around it and is not counted.
-                    self.by_path.entry(path).or_default().lines.push(line);
+                    self.entry(&path).lines.push(line);
                     return Flow::More;
                 }
-                self.count_in(path, Some(line))
+                self.count_in(&path, Some(line))
             }
             _ => Flow::More,
         }
     }
 
     /// Count one result; the one past the limit only proves there are more.
-    fn count_in(&mut self, path: String, line: Option<String>) -> Flow {
+    fn count_in(&mut self, path: &str, line: Option<String>) -> Flow {
         if self.taken == self.limit {
             self.more = true;
             return Flow::Enough;
         }
         self.taken += 1;
-        let entry = self.by_path.entry(path).or_default();
+        let entry = self.entry(path);
         entry.lines.extend(line);
         entry.counted = true;
         Flow::More
+    }
+
+    /// The entry of `path`, made the current one.
+    fn entry(&mut self, path: &str) -> &mut Entry {
+        let current = match self.current.take() {
+            Some((at, entry)) if at == path => (at, entry),
+            previous => {
+                if let Some((at, entry)) = previous {
+                    self.by_path.insert(at, entry);
+                }
+                let entry = self.by_path.remove(path).unwrap_or_default();
+                (path.to_owned(), entry)
+            }
+        };
+        &mut self.current.insert(current).1
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,8 +142,13 @@ impl Found {
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
         let mut out: Vec<String> = Vec::new();
+        let mut files: Vec<(&String, &Entry)> = self.by_path.iter().collect();
+        if let Some((path, entry)) = &self.current {
+            let at = files.partition_point(|(other, _)| *other < path);
+            files.insert(at, (path, entry));
+        }
         // A file with context lines only (its match came past the limit) is left out.
-        for (path, entry) in self.by_path.iter().filter(|(_, entry)| entry.counted) {
+        for (path, entry) in files.into_iter().filter(|(_, entry)| entry.counted) {
             match self.mode {
                 Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => out.push(path.clone()),
                 Mode::Grep(OutputMode::Count) => out.extend(entry.lines.iter().map(|count| format!("{path}:{count}"))),
@@ -146,11 +169,15 @@ impl Found {
     }
 }
 
-fn cut(text: &str, max_chars: usize) -> String {
+fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
     let text = text.trim_end_matches(['\n', '\r']);
+    // A line of at most `max_chars` bytes has at most that many characters.
+    if text.len() <= max_chars {
+        return text.into();
+    }
     match text.char_indices().nth(max_chars) {
-        Some((at, _)) => format!("{}… [line truncated]", &text[..at]),
-        None => text.to_owned(),
+        Some((at, _)) => format!("{}… [line truncated]", &text[..at]).into(),
+        None => text.into(),
     }
 }
 
@@ -158,18 +185,19 @@ fn cut(text: &str, max_chars: usize) -> String {
 mod tests {
     use super::*;
 
-    fn line(path: &str, number: u64, text: &str, is_match: bool) -> Vec<u8> {
+    fn line(path: &str, number: u64, text: &str, is_match: bool) -> String {
         let kind = if is_match { "match" } else { "context" };
-        format!(r#"{{"type":"{kind}","data":{{"path":{{"text":"{path}"}},"lines":{{"text":"{text}\n"}},"line_number":{number}}}}}"#)
-            .into_bytes()
+        format!(
+            r#"{{"type":"{kind}","data":{{"path":{{"text":"{path}"}},"lines":{{"text":"{text}\n"}},"line_number":{number}}}}}"#
+        )
     }
 
     #[test]
     fn paths_are_sorted_and_bounded() {
         let mut found = Found::paths(2);
-        assert_eq!(found.take(b"b.rs"), Ok(Flow::More));
-        assert_eq!(found.take(b"a.rs"), Ok(Flow::More));
-        assert_eq!(found.take(b"c.rs"), Ok(Flow::Enough));
+        assert_eq!(found.take("b.rs"), Ok(Flow::More));
+        assert_eq!(found.take("a.rs"), Ok(Flow::More));
+        assert_eq!(found.take("c.rs"), Ok(Flow::Enough));
         assert_eq!(
             found.render(),
             "a.rs\nb.rs\n[more results: stopped after 2 files; narrow the pattern, path or glob, or raise limit]"
@@ -191,13 +219,27 @@ mod tests {
     }
 
     #[test]
+    fn records_of_a_file_that_come_apart_are_merged() {
+        let mut found = Found::grep(OutputMode::Content, 10, 100);
+        for record in [
+            line("b.rs", 1, "one", true),
+            line("a.rs", 1, "two", true),
+            line("b.rs", 5, "three", true),
+            line("c.rs", 2, "four", true),
+        ] {
+            assert_eq!(found.take(&record), Ok(Flow::More));
+        }
+        assert_eq!(found.render(), "a.rs:1:two\nb.rs:1:one\nb.rs:5:three\nc.rs:2:four");
+    }
+
+    #[test]
     fn files_and_counts() {
         let mut files = Found::grep(OutputMode::FilesWithMatches, 10, 100);
         files.take(&line("x.rs", 1, "a", true)).ok();
         files.take(&line("x.rs", 2, "a", true)).ok();
         assert_eq!(files.render(), "x.rs");
         let mut counts = Found::grep(OutputMode::Count, 10, 100);
-        let end = br#"{"type":"end","data":{"path":{"text":"x.rs"},"stats":{"matched_lines":3}}}"#;
+        let end = r#"{"type":"end","data":{"path":{"text":"x.rs"},"stats":{"matched_lines":3}}}"#;
         counts.take(end).ok();
         assert_eq!(counts.render(), "x.rs:3");
     }

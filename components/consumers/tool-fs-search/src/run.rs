@@ -41,7 +41,7 @@ pub fn rg(
     cwd: &str,
     separator: u8,
     config: &Config,
-    mut take: impl FnMut(&[u8]) -> Result<Flow, String>,
+    mut take: impl FnMut(&str) -> Result<Flow, String>,
 ) -> Result<Finished, ToolResult> {
     let program = subprocess::resolve_executable(&config.rg, &[]).map_err(|e| ToolResult::error(e.code, e.message))?;
     let spec = SpawnSpec {
@@ -60,27 +60,33 @@ pub fn rg(
     let process = subprocess::spawn(&spec).map_err(|e| ToolResult::error(e.code, e.message))?;
     let deadline = Instant::now() + Duration::from_millis(u64::from(config.timeout_ms));
     let (mut stopped, mut timed_out, mut cancelled) = (false, false, false);
-    let mut pending: Vec<u8> = Vec::new();
+    // Text of a record the last read cut off. Records are cut at an ASCII separator, so they
+    // stay whole characters and are parsed as text without checking them again.
+    let mut pending = String::new();
     loop {
         let read = process
             .read_pipe_text(Stream::Stdout, READ_CHUNK_BYTES, POLL_MS)
             .map_err(|e| ToolResult::error(e.code, e.message))?;
-        pending.extend_from_slice(read.text.as_bytes());
-        if read.eof && !pending.is_empty() && pending.last() != Some(&separator) {
-            pending.push(separator);
+        let mut chunk = if pending.is_empty() {
+            read.text
+        } else {
+            pending.push_str(&read.text);
+            std::mem::take(&mut pending)
+        };
+        if read.eof && !chunk.is_empty() && !chunk.ends_with(char::from(separator)) {
+            chunk.push(char::from(separator));
         }
         let mut consumed = 0;
-        for record in pending.split_inclusive(|&b| b == separator) {
-            if record.last() != Some(&separator) {
-                break;
-            }
-            consumed += record.len();
-            if take(&record[..record.len() - 1]).map_err(|e| ToolResult::error("SEARCH_FAILED", e))? == Flow::Enough {
+        for end in memchr::memchr_iter(separator, chunk.as_bytes()) {
+            let record = &chunk[consumed..end];
+            consumed = end + 1;
+            if take(record).map_err(|e| ToolResult::error("SEARCH_FAILED", e))? == Flow::Enough {
                 stopped = true;
                 break;
             }
         }
-        pending.drain(..consumed);
+        chunk.drain(..consumed);
+        pending = chunk;
         if stopped || read.eof {
             break;
         }
