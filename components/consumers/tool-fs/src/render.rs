@@ -102,61 +102,50 @@ mod tests {
         }
     }
 
-    /// The window of a whole file's `text` as read-lines cuts it.
-    fn numbered_file(text: &str, window: &Window) -> String {
-        let mut ends = text.match_indices('\n').map(|(at, _)| at + 1).collect::<Vec<_>>();
-        if !text.is_empty() && !text.ends_with('\n') {
-            ends.push(text.len());
+    /// A window that reached the end of a file of `size` bytes and `line_count` lines.
+    fn last(text: &str, line_count: u64, size: u64) -> Lines<'_> {
+        Lines {
+            text,
+            more: false,
+            line_count: Some(line_count),
+            size,
         }
-        let start = window.offset.max(1) - 1;
-        let from = if start == 0 {
-            0
-        } else {
-            ends.get(start - 1).copied().unwrap_or(text.len())
-        };
-        let last = (start + window.limit).min(ends.len());
-        let to = if last == 0 { 0 } else { ends[last - 1].max(from) };
-        let more = to < text.len();
-        let lines = Lines {
-            text: &text[from..to],
-            more,
-            line_count: (!more).then_some(ends.len() as u64),
-            size: text.len() as u64,
-        };
-        numbered(&lines, window)
+    }
+
+    /// A window with lines after it.
+    fn more(text: &str, size: u64) -> Lines<'_> {
+        Lines {
+            text,
+            more: true,
+            line_count: None,
+            size,
+        }
     }
 
     #[test]
     fn numbers_every_line() {
-        assert_eq!(numbered_file("a\nb\n", &window(1, 100)), "     1\ta\n     2\tb");
-        assert_eq!(numbered_file("a\r\nb", &window(1, 100)), "     1\ta\n     2\tb");
+        assert_eq!(numbered(&last("a\nb\n", 2, 4), &window(1, 100)), "     1\ta\n     2\tb");
+        assert_eq!(numbered(&last("a\r\nb", 2, 4), &window(1, 100)), "     1\ta\n     2\tb");
     }
 
     #[test]
     fn windows_say_how_to_continue() {
-        let text = "1\n2\n3\n4\n5\n";
         assert_eq!(
-            numbered_file(text, &window(2, 2)),
+            numbered(&more("2\n3\n", 10), &window(2, 2)),
             "     2\t2\n     3\t3\n[lines 2-3; more follow (10 bytes in all): continue with offset=4]"
         );
-        assert_eq!(numbered_file(text, &window(5, 2)), "     5\t5");
+        assert_eq!(numbered(&last("5\n", 5, 10), &window(5, 2)), "     5\t5");
         assert_eq!(
-            numbered_file(text, &window(9, 2)),
+            numbered(&last("", 5, 10), &window(9, 2)),
             "[the file has 5 lines; offset 9 is past the end]"
         );
-        assert_eq!(numbered_file("", &window(1, 2)), "[empty file]");
+        assert_eq!(numbered(&last("", 0, 0), &window(1, 2)), "[empty file]");
     }
 
     #[test]
     fn more_lines_after_the_window_are_announced() {
-        let lines = Lines {
-            text: "a\nb\n",
-            more: true,
-            line_count: None,
-            size: 100,
-        };
         assert_eq!(
-            numbered(&lines, &window(7, 2)),
+            numbered(&more("a\nb\n", 100), &window(7, 2)),
             "     7\ta\n     8\tb\n[lines 7-8; more follow (100 bytes in all): continue with offset=9]"
         );
     }
@@ -173,7 +162,7 @@ mod tests {
     #[test]
     fn long_lines_are_cut_on_a_character() {
         assert_eq!(
-            numbered_file("ééééééééééééé", &window(1, 1)),
+            numbered(&last("ééééééééééééé", 1, 26), &window(1, 1)),
             "     1\téééééééééé… [line truncated]"
         );
     }
@@ -186,7 +175,7 @@ mod tests {
             ..window(1, 100)
         };
         assert_eq!(
-            numbered_file(&text, &bounded),
+            numbered(&last(&text, 100, 500), &bounded),
             "     1\tline\n     2\tline\n[lines 1-2; more follow (500 bytes in all): continue with offset=3]"
         );
     }
