@@ -38,7 +38,18 @@ fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
             i += taken;
             o += taken;
             if taken < BLOCK {
-                break;
+                // The commonest special byte in text is a one-character escape (`\n`, `\"`):
+                // decoded here, the loop goes on without a call per escape.
+                let short = match src.get(i..i + 2) {
+                    Some(&[b'\\', after]) => SHORT_ESCAPES[usize::from(after)],
+                    _ => 0,
+                };
+                if short == 0 {
+                    break;
+                }
+                spare[o].write(short);
+                i += 2;
+                o += 1;
             }
         }
         match *src.get(i)? {
@@ -68,6 +79,28 @@ fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
         }
     }
 }
+
+/// The byte a one-character escape stands for, by the byte after the backslash; 0 for every
+/// other byte (`u` included).
+const SHORT_ESCAPES: [u8; 256] = {
+    let mut table = [0; 256];
+    let pairs = [
+        (b'"', b'"'),
+        (b'\\', b'\\'),
+        (b'/', b'/'),
+        (b'b', 0x08),
+        (b'f', 0x0c),
+        (b'n', b'\n'),
+        (b'r', b'\r'),
+        (b't', b'\t'),
+    ];
+    let mut at = 0;
+    while at < pairs.len() {
+        table[pairs[at].0 as usize] = pairs[at].1;
+        at += 1;
+    }
+    table
+};
 
 /// Copy `block` to `to` (bytes after a special one are copied too and overwritten later) and
 /// say which bytes are special: bit n for a quote, a backslash or a control character at n.
