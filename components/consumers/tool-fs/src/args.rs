@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::plain_object;
+use seam_guest::json_scan::Scanner;
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -23,29 +23,29 @@ pub struct WriteArgs {
 }
 
 impl WriteArgs {
-    /// `seam_guest::args::parse`, with `content` decoded by json_string.rs when the arguments
-    /// are plainly well formed; anything else (or anything that decoder leaves alone) takes the
-    /// general path, so results and error messages are the same either way.
+    /// `seam_guest::args::parse`, with `content` decoded by the scanner's block decoder when the
+    /// arguments are an object of exactly these two strings; anything else takes the general
+    /// path, so results and error messages are the same either way.
     pub fn parse(arguments: &str) -> Result<Self, seam_guest::args::ArgsError> {
-        match Self::parse_raw(arguments) {
+        match Self::parse_plain(arguments) {
             Some(args) => Ok(args),
             None => seam_guest::args::parse(arguments),
         }
     }
 
-    fn parse_raw(arguments: &str) -> Option<Self> {
+    fn parse_plain(arguments: &str) -> Option<Self> {
         let (mut file_path, mut content) = (None, None);
-        for (key, value) in plain_object::strings(arguments)? {
-            let slot = match key.as_str() {
+        let mut scanner = Scanner::new(arguments);
+        scanner.object(|scanner, key| {
+            let slot = match &*key {
                 "file_path" => &mut file_path,
                 "content" => &mut content,
                 _ => return None,
             };
             // A repeated member: the general decoder decides what that means.
-            if slot.replace(value).is_some() {
-                return None;
-            }
-        }
+            slot.replace(scanner.string()?.into_owned()).is_none().then_some(())
+        })?;
+        scanner.at_end().then_some(())?;
         Some(Self {
             file_path: file_path?,
             content: content?,

@@ -7,8 +7,6 @@ mod config;
 mod describe;
 mod errors;
 mod image;
-mod json_string;
-mod plain_object;
 mod render;
 mod tools;
 

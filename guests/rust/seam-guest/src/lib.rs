@@ -12,6 +12,7 @@ pub mod args;
 pub mod base64;
 pub mod exit_marker;
 pub mod json;
+pub mod json_scan;
 pub mod output;
 #[cfg(feature = "plugin")]
 pub mod plugin;

@@ -1,30 +1,70 @@
-//! JSON string literals decoded 16 bytes at a time. serde_json decodes byte by byte and copies
+//! JSON string literals read 16 bytes at a time. serde_json decodes byte by byte and copies
 //! the run before every escape with its own `memcpy`; in a component each of those is a call
 //! out of the guest, and a file's content has a `\n` escape every few dozen bytes, which made
 //! decoding `write`'s content cost about as much as publishing it.
 
+use std::borrow::Cow;
 use std::mem::MaybeUninit;
 
 const BLOCK: usize = 16;
 
-/// The text of the literal that starts right after an opening quote in `src`, and how many
-/// bytes it took (the closing quote included). None for what JSON refuses in a string (a raw
-/// control character, a malformed escape, a lone surrogate) and for an unterminated literal:
-/// the caller leaves those to serde_json, which says what is wrong.
-pub fn decode(src: &str) -> Option<(String, usize)> {
-    decode_blocks(src.as_bytes())
+/// The text of the literal that starts right after an opening quote in `src` (borrowed when it
+/// has no escape), and how many bytes it took (the closing quote included). None for what JSON
+/// refuses in a string (a raw control character, a malformed escape, a lone surrogate) and for
+/// an unterminated literal.
+pub fn decode(src: &str) -> Option<(Cow<'_, str>, usize)> {
+    let plain = plain_prefix(src.as_bytes());
+    if src.as_bytes().get(plain) == Some(&b'"') {
+        return Some((Cow::Borrowed(&src[..plain]), plain + 1));
+    }
+    decode_blocks(src.as_bytes(), plain).map(|(text, used)| (Cow::Owned(text), used))
 }
 
+/// How many bytes the literal that starts right after an opening quote in `src` takes (the
+/// closing quote included), stepping over escapes without decoding or checking them.
+pub fn skip(src: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        at += plain_prefix(src.get(at..)?);
+        match *src.get(at)? {
+            b'"' => return Some(at + 1),
+            // The byte after a backslash never ends the literal; `\uXXXX` continues with plain bytes.
+            b'\\' => at += 2,
+            _ => return None,
+        }
+    }
+}
+
+/// How many bytes of `src` come before its first quote, backslash or control character.
 // In WebAssembly a missing feature is not undefined behaviour (an engine without SIMD refuses
 // the component when it is loaded), so these are safe to call.
 #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
+fn plain_prefix(src: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(block) = src.get(at..at + BLOCK) {
+        let found = special_bytes(block.try_into().expect("a whole block"));
+        if found != 0 {
+            return at + found.trailing_zeros() as usize;
+        }
+        at += BLOCK;
+    }
+    at + src[at..].iter().take_while(|&&b| !is_special(b)).count()
+}
+
+fn is_special(byte: u8) -> bool {
+    matches!(byte, b'"' | b'\\' | 0..0x20)
+}
+
+/// `src` decoded into a new string, its first `plain` bytes known to hold no special byte.
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn decode_blocks(src: &[u8], plain: usize) -> Option<(String, usize)> {
     // Never longer than the rest of the input, plus room to store a whole block at the end;
     // written through the spare capacity so nothing is zeroed first. Writing never passes
     // reading (`o <= i`): a block is copied as read, and an escape is never shorter than its character.
     let mut out: Vec<u8> = Vec::with_capacity(src.len() + BLOCK);
+    out.extend_from_slice(&src[..plain]);
     let spare = out.spare_capacity_mut();
-    let (mut i, mut o) = (0, 0);
+    let (mut i, mut o) = (plain, 0);
     loop {
         // Whole blocks without a special byte are copied as they are.
         while let Some(block) = src.get(i..i + BLOCK) {
@@ -54,8 +94,8 @@ fn decode_blocks(src: &[u8]) -> Option<(String, usize)> {
         }
         match *src.get(i)? {
             b'"' => {
-                // SAFETY: the first `o` bytes of the spare capacity were written above.
-                unsafe { out.set_len(o) };
+                // SAFETY: the `o` bytes of spare capacity after the plain prefix were written above.
+                unsafe { out.set_len(plain + o) };
                 out.shrink_to_fit();
                 // SAFETY: `src` is UTF-8 and was copied whole except for escapes, which begin
                 // and end on ASCII bytes, so the runs between them are whole characters; each
@@ -103,14 +143,30 @@ const SHORT_ESCAPES: [u8; 256] = {
 };
 
 /// Copy `block` to `to` (bytes after a special one are copied too and overwritten later) and
-/// say which bytes are special: bit n for a quote, a backslash or a control character at n.
+/// say which bytes are special, as [`special_bytes`] does.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
 fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
-    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128, v128_load, v128_or, v128_store};
+    use core::arch::wasm32::{v128, v128_load, v128_store};
     // SAFETY: both are 16 bytes; WebAssembly loads and stores need no alignment.
     let bytes = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
     unsafe { v128_store(to.as_mut_ptr().cast::<v128>(), bytes) };
+    special_lanes(bytes)
+}
+
+/// Bit n set for a quote, a backslash or a control character at n.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn special_bytes(block: &[u8; BLOCK]) -> u32 {
+    use core::arch::wasm32::{v128, v128_load};
+    // SAFETY: the block is 16 bytes; WebAssembly loads need no alignment.
+    special_lanes(unsafe { v128_load(block.as_ptr().cast::<v128>()) })
+}
+
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn special_lanes(bytes: core::arch::wasm32::v128) -> u32 {
+    use core::arch::wasm32::{i8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
     let quote = u8x16_eq(bytes, u8x16_splat(b'"'));
     let backslash = u8x16_eq(bytes, u8x16_splat(b'\\'));
     let control = u8x16_lt(bytes, u8x16_splat(0x20));
@@ -119,14 +175,19 @@ fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
-    let mut found = 0;
-    for (n, (byte, slot)) in block.iter().zip(to).enumerate() {
+    for (byte, slot) in block.iter().zip(to) {
         slot.write(*byte);
-        if matches!(byte, b'"' | b'\\' | 0..0x20) {
-            found |= 1 << n;
-        }
     }
-    found
+    special_bytes(block)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn special_bytes(block: &[u8; BLOCK]) -> u32 {
+    block
+        .iter()
+        .enumerate()
+        .filter(|(_, byte)| is_special(**byte))
+        .fold(0, |found, (n, _)| found | 1 << n)
 }
 
 /// The character an escape stands for (`rest` follows the backslash) and the bytes it used.
@@ -178,10 +239,18 @@ mod tests {
 
     fn body(body: &str) -> Option<String> {
         let with_end = format!("{body}\" rest");
-        decode(&with_end).map(|(text, used)| {
+        let decoded = decode(&with_end).map(|(text, used)| {
             assert_eq!(&with_end[used..], " rest", "{body:?}");
-            text
-        })
+            // Only text with escapes is copied.
+            assert_eq!(matches!(text, Cow::Borrowed(_)), !body.contains('\\'), "{body:?}");
+            text.into_owned()
+        });
+        // Skipping takes what decoding takes, and also steps over what decoding refuses.
+        let skipped = skip(with_end.as_bytes()).map(|used| &with_end[used..]);
+        if decoded.is_some() {
+            assert_eq!(skipped, Some(" rest"), "{body:?}");
+        }
+        decoded
     }
 
     #[test]
@@ -190,6 +259,7 @@ mod tests {
             "",
             "plain",
             "exactly 16 bytes",
+            "a plain literal longer than two blocks of sixteen bytes",
             "a\\nb",
             "\\n",
             "line one\\nline two\\n\\ttabbed \\\"quoted\\\" \\\\ back\\/slash\\b\\f\\r",
@@ -226,5 +296,7 @@ mod tests {
             assert_eq!(serde(literal), None, "{literal:?}");
         }
         assert_eq!(decode("unterminated"), None);
+        assert_eq!(skip(b"unterminated"), None);
+        assert_eq!(skip(b"ends in a backslash\\"), None);
     }
 }
