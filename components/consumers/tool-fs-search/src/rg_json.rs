@@ -3,50 +3,72 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use seam_guest::json_scan::Scanner;
 
-// Borrowed where the JSON has no escapes: a search reads thousands of these, and each owned
-// string is an allocation in the component.
-#[derive(Debug, Deserialize)]
-struct Message<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(borrow)]
-    data: Option<Data<'a>>,
-}
-
-#[derive(Debug, Deserialize)]
+/// What a message's `data` holds that this tool uses. Strings are borrowed from the record
+/// where they have no escape: a search reads thousands of records, and each owned string is
+/// an allocation in the component.
+#[derive(Default)]
 struct Data<'a> {
-    #[serde(borrow)]
-    path: Option<Text<'a>>,
-    #[serde(borrow)]
-    lines: Option<Text<'a>>,
+    path: Option<Cow<'a, str>>,
+    lines: Option<Cow<'a, str>>,
     line_number: Option<u64>,
-    stats: Option<Stats>,
+    matched_lines: Option<u64>,
 }
 
-#[derive(Debug, Deserialize)]
-struct Text<'a> {
-    #[serde(borrow)]
-    text: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    bytes: Option<Cow<'a, str>>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Stats {
-    matched_lines: u64,
-}
-
-impl<'a> Text<'a> {
-    fn into_text(self) -> Cow<'a, str> {
-        match (self.text, self.bytes) {
-            (Some(text), _) => text,
-            (None, Some(bytes)) => seam_guest::base64::decode(&bytes)
-                .map_or(bytes, |raw| String::from_utf8_lossy(&raw).into_owned().into()),
-            (None, None) => Cow::Borrowed(""),
+impl<'a> Data<'a> {
+    fn read(&mut self, scanner: &mut Scanner<'a>) -> Option<()> {
+        if scanner.null() {
+            return Some(());
         }
+        scanner.object(|scanner, key| {
+            match &*key {
+                "path" => self.path = text(scanner)?,
+                "lines" => self.lines = text(scanner)?,
+                "line_number" => self.line_number = number_or_null(scanner)?,
+                "stats" => scanner.object(|scanner, key| match &*key {
+                    "matched_lines" => {
+                        self.matched_lines = Some(scanner.u64()?);
+                        Some(())
+                    }
+                    _ => scanner.skip_value(),
+                })?,
+                _ => scanner.skip_value()?,
+            }
+            Some(())
+        })
     }
+}
+
+fn number_or_null(scanner: &mut Scanner<'_>) -> Option<Option<u64>> {
+    if scanner.null() {
+        Some(None)
+    } else {
+        scanner.u64().map(Some)
+    }
+}
+
+/// `{"text": ...}`, or `{"bytes": ...}` (base64) for data that is not UTF-8, shown lossily.
+fn text<'a>(scanner: &mut Scanner<'a>) -> Option<Option<Cow<'a, str>>> {
+    if scanner.null() {
+        return Some(None);
+    }
+    let (mut text, mut bytes) = (None, None);
+    scanner.object(|scanner, key| {
+        match &*key {
+            "text" => text = Some(scanner.string()?),
+            "bytes" => bytes = Some(scanner.string()?),
+            _ => scanner.skip_value()?,
+        }
+        Some(())
+    })?;
+    Some(match (text, bytes) {
+        (Some(text), _) => Some(text),
+        (None, Some(bytes)) => Some(
+            seam_guest::base64::decode(&bytes).map_or(bytes, |raw| String::from_utf8_lossy(&raw).into_owned().into()),
+        ),
+        (None, None) => None,
+    })
 }
 
 /// One event of a search.
@@ -65,21 +87,37 @@ pub enum Event<'a> {
 
 /// None for messages without information here (begin, summary, unknown kinds).
 pub fn parse(line: &str) -> Result<Option<Event<'_>>, String> {
-    let message: Message<'_> = serde_json::from_str(line).map_err(|e| format!("unexpected ripgrep output: {e}"))?;
-    let Some(data) = message.data else {
-        return Ok(None);
-    };
-    let path = data.path.map_or(Cow::Borrowed(""), Text::into_text);
-    Ok(match &*message.kind {
-        "match" | "context" => Some(Event::Line {
+    read(line).ok_or_else(|| {
+        let shown: String = line.chars().take(200).collect();
+        format!("unexpected ripgrep output: {shown}")
+    })
+}
+
+fn read(line: &str) -> Option<Option<Event<'_>>> {
+    let mut scanner = Scanner::new(line);
+    let (mut kind, mut data) = (None, Data::default());
+    scanner.object(|scanner, key| match &*key {
+        "type" => {
+            kind = Some(scanner.string()?);
+            Some(())
+        }
+        "data" => data.read(scanner),
+        _ => scanner.skip_value(),
+    })?;
+    if !scanner.at_end() {
+        return None;
+    }
+    let path = data.path.unwrap_or_default();
+    Some(match kind?.as_ref() {
+        kind @ ("match" | "context") => Some(Event::Line {
             path,
             number: data.line_number,
-            text: data.lines.map_or(Cow::Borrowed(""), Text::into_text),
-            is_match: message.kind == "match",
+            text: data.lines.unwrap_or_default(),
+            is_match: kind == "match",
         }),
         "end" => Some(Event::FileEnd {
             path,
-            matched_lines: data.stats.map_or(0, |s| s.matched_lines),
+            matched_lines: data.matched_lines.unwrap_or(0),
         }),
         _ => None,
     })
@@ -124,7 +162,30 @@ mod tests {
     }
 
     #[test]
+    fn escapes_are_decoded_and_what_is_unused_is_stepped_over() {
+        let matched = r#"{"type":"match","data":{"path":{"text":"a \"q\".rs"},"lines":{"text":"x = \"]}\";\n"},"line_number":7,"absolute_offset":0,"submatches":[{"match":{"text":"\"]}\""},"start":4,"end":8}]}}"#;
+        assert_eq!(
+            parse(matched),
+            Ok(Some(Event::Line {
+                path: "a \"q\".rs".into(),
+                number: Some(7),
+                text: "x = \"]}\";\n".into(),
+                is_match: true
+            }))
+        );
+        let unnumbered = r#"{"type":"context","data":{"path":{"text":"a"},"lines":{"text":"x"},"line_number":null}}"#;
+        assert!(matches!(parse(unnumbered), Ok(Some(Event::Line { number: None, .. }))));
+    }
+
+    #[test]
     fn garbage_is_an_error() {
-        assert!(parse("not json").is_err());
+        for garbage in [
+            "not json",
+            r#"{"type":"match","data":{"#,
+            r#"{"type":"end"} trailing"#,
+            r#"{"data":{}}"#,
+        ] {
+            assert!(parse(garbage).is_err(), "{garbage}");
+        }
     }
 }
