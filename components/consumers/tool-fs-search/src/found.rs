@@ -2,7 +2,6 @@
 //! "more" is known, not guessed), then rendered sorted by path.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use crate::args::OutputMode;
 use crate::rg_json::{self, Event};
@@ -12,11 +11,10 @@ pub struct Found {
     mode: Mode,
     limit: usize,
     max_line_chars: usize,
-    by_path: BTreeMap<String, Entry>,
-    /// The file records arrive for now, kept out of `by_path`: ripgrep reports a file's records
-    /// together, so the map (whose paths share long prefixes) is searched once per file, not
-    /// once per record.
-    current: Option<(String, Entry)>,
+    /// Files in the order they were reported. ripgrep reports a file's records together, so a
+    /// record joins the last file or starts the next one: no lookup among paths that share long
+    /// prefixes. Sorted (a file reported apart merged) when rendered.
+    files: Vec<(String, Entry)>,
     taken: usize,
     pub more: bool,
 }
@@ -50,8 +48,7 @@ impl Found {
             mode,
             limit,
             max_line_chars,
-            by_path: BTreeMap::new(),
-            current: None,
+            files: Vec::new(),
             taken: 0,
             more: false,
         }
@@ -120,19 +117,12 @@ impl Found {
         Flow::More
     }
 
-    /// The entry of `path`, made the current one.
+    /// The entry of `path`: the last file's, or a new one.
     fn entry(&mut self, path: &str) -> &mut Entry {
-        let current = match self.current.take() {
-            Some((at, entry)) if at == path => (at, entry),
-            previous => {
-                if let Some((at, entry)) = previous {
-                    self.by_path.insert(at, entry);
-                }
-                let entry = self.by_path.remove(path).unwrap_or_default();
-                (path.to_owned(), entry)
-            }
-        };
-        &mut self.current.insert(current).1
+        if self.files.last().is_none_or(|(last, _)| last != path) {
+            self.files.push((path.to_owned(), Entry::default()));
+        }
+        &mut self.files.last_mut().expect("a file was just ensured").1
     }
 
     pub fn is_empty(&self) -> bool {
@@ -142,17 +132,20 @@ impl Found {
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
         let mut out: Vec<String> = Vec::new();
-        let mut files: Vec<(&String, &Entry)> = self.by_path.iter().collect();
-        if let Some((path, entry)) = &self.current {
-            let at = files.partition_point(|(other, _)| *other < path);
-            files.insert(at, (path, entry));
-        }
-        // A file with context lines only (its match came past the limit) is left out.
-        for (path, entry) in files.into_iter().filter(|(_, entry)| entry.counted) {
+        let mut files: Vec<&(String, Entry)> = self.files.iter().collect();
+        // Stable: the parts of a file reported apart keep their order.
+        files.sort_by(|(a, _), (b, _)| a.cmp(b));
+        for parts in files.chunk_by(|(a, _), (b, _)| a == b) {
+            // A file with context lines only (its match came past the limit) is left out.
+            if !parts.iter().any(|(_, entry)| entry.counted) {
+                continue;
+            }
+            let path = &parts[0].0;
+            let lines = parts.iter().flat_map(|(_, entry)| &entry.lines);
             match self.mode {
                 Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => out.push(path.clone()),
-                Mode::Grep(OutputMode::Count) => out.extend(entry.lines.iter().map(|count| format!("{path}:{count}"))),
-                Mode::Grep(OutputMode::Content) => out.extend(entry.lines.iter().cloned()),
+                Mode::Grep(OutputMode::Count) => out.extend(lines.map(|count| format!("{path}:{count}"))),
+                Mode::Grep(OutputMode::Content) => out.extend(lines.cloned()),
             }
         }
         if self.more {
