@@ -61,12 +61,13 @@ fn become_supervisor(host_pid: pid_t) -> Result<bool, c_int> {
     Ok(sys::watch_for_host_death(HOST_DEATH_SIGNAL, host_pid))
 }
 
-/// Starts the program of `plan` and supervises its tree; never returns.
+/// Starts the program of `plan` and supervises its tree; never returns. Once the program runs,
+/// one byte on `taken` lets the zygote fork the next standby.
 ///
 /// # Safety
 /// Only in a standby that has become a supervisor and took `plan`'s request, with every signal
 /// blocked.
-unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool) -> ! {
+unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, taken: RawFd) -> ! {
     let plan = *plan;
     sys::set_name(c"seam-supervisor");
     let own_pid = sys::own_pid();
@@ -86,7 +87,8 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool) -> ! {
             program,
         },
     );
-    // SAFETY: we are a supervisor; nothing here owns these fds any more.
+    sys::write_all(taken, &[1]);
+    // SAFETY: we are a supervisor; nothing here owns these fds any more (`taken` included).
     unsafe { sys::close_fds_from(0, plan.fd_limit) };
     // SAFETY: the request mapping was only needed to start the program, which has exec'd.
     unsafe { libc::munmap(plan.request.0, plan.request.1) };

@@ -1,9 +1,10 @@
 //! The standby: a supervisor created before its request, so a spawn does not wait for a fork.
 //!
 //! The zygote forks one standby at a time. It becomes a supervisor right away (process group,
-//! subreaper, the host's death watched), then waits on the control socket itself. Taking a
-//! request, it tells the zygote through the *taken* pipe, and the zygote forks the next
-//! standby while this one starts its program. A `STOP` request (sent when a table drops its
+//! subreaper, the host's death watched), then waits on the control socket itself. Once its
+//! program runs, it tells the zygote through the *taken* pipe, and the zygote forks the next
+//! standby: forking earlier would compete with the launch for a CPU. A standby that fails its
+//! request says the same by exiting (end-of-file on the pipe). A `STOP` request (sent when a table drops its
 //! zygote) makes a waiting standby report its own pid, so the host can reap it, and exit.
 
 use std::os::fd::RawFd;
@@ -27,15 +28,13 @@ pub(super) unsafe fn stand_by(taken: RawFd, host_pid: pid_t, fd_limit: c_uint) -
         // The host closed its end (or died): no more requests will come.
         sys::exit(0)
     };
-    sys::write_all(taken, &[1]);
-    sys::close(taken);
     // SAFETY: we are the standby that took `request`.
-    unsafe { serve(&request, ready, fd_limit) }
+    unsafe { serve(&request, ready, fd_limit, taken) }
 }
 
 /// # Safety
 /// Only in the standby, once, for the request it took.
-unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint) -> ! {
+unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint, taken: RawFd) -> ! {
     // Every request carries its report pipe first; without one nobody is waiting for an answer.
     let Some(&report_fd) = request.fds().first() else {
         sys::exit(0)
@@ -49,7 +48,7 @@ unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint
     };
     match ready {
         // SAFETY: we are a supervisor now, with the plan of the request we took.
-        Ok(host_alive) => unsafe { run_program(&plan, host_alive) },
+        Ok(host_alive) => unsafe { run_program(&plan, host_alive, taken) },
         Err(errno) => fail(report_fd, Stage::Supervisor, errno),
     }
 }

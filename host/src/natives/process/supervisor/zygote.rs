@@ -5,7 +5,7 @@
 //! the zygote releases that memory right after the fork, so each supervisor it forks costs
 //! the same whatever the host's size. It keeps one standby supervisor waiting on its control
 //! socket (see [`standby`](super::standby) and [`wire`](super::super::wire)) and forks the next
-//! as soon as that one takes a request. Only when it cannot fork does it read a request
+//! as soon as that one's program runs. Only when it cannot fork does it read a request
 //! itself, to refuse it with the errno on the request's report pipe.
 //!
 //! It ends with the host: when the host closes its end of the control socket (or dies) and
@@ -57,7 +57,8 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
             Ok(taken) => {
                 let took = sys::read_byte(taken);
                 sys::close(taken);
-                // A standby ends without a request when the host has closed its end.
+                // A standby ends without starting a program when its request failed, or without
+                // a request when the host has closed its end.
                 if !took && host_hung_up() {
                     sys::exit(0);
                 }
@@ -67,8 +68,8 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     }
 }
 
-/// Forks the next standby; returns the pipe end that becomes readable once it takes a request
-/// (one byte) or ends (end-of-file).
+/// Forks the next standby; returns the pipe end that becomes readable once its program runs
+/// (one byte) or it ends (end-of-file).
 fn start_standby(host_pid: pid_t, fd_limit: c_uint, serving_mask: &libc::sigset_t) -> Result<RawFd, c_int> {
     let mut taken = [-1; 2];
     // SAFETY: `taken` is a valid out-array of two ints.
