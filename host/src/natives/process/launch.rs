@@ -25,10 +25,12 @@ pub(super) struct Launched {
     /// A child of the host; it exits with the program's status once the tree is gone.
     pub(super) supervisor: Pid,
     pub(super) program_pid: u32,
+    /// The report pipe, on which the supervisor writes `Finished` right before it exits.
+    pub(super) finish: File,
 }
 
 /// Blocks until the program has exec'd (or failed to). The host's copies of the program's
-/// stdio fds are closed when this returns.
+/// stdio fds are closed when this returns; the supervisor closes its own right after.
 pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> Result<Launched, ProcessError> {
     let program = spec
         .argv
@@ -83,49 +85,48 @@ fn request(zygote: &Zygote, header: &[u8; HEADER_LEN], fds: &mut [RawFd]) -> Res
     }
     // The zygote has its own copy now; ours would keep the pipe from reporting end-of-file.
     drop(report_write);
-    match read_report(File::from(report_read)).map_err(Attempt::Failed)? {
+    let mut pipe = File::from(report_read);
+    match read_report(&mut pipe).map_err(Attempt::Failed)? {
         None => Err(Attempt::Lost),
         Some(Report::Started { supervisor, program }) => Ok(Launched {
             supervisor: Pid::from_raw(supervisor),
             program_pid: program.unsigned_abs(),
+            finish: pipe,
         }),
         Some(Report::Failed {
             stage,
             supervisor,
             errno,
         }) => {
+            // End-of-file once the zygote or supervisor let go of the program's fds too.
+            let _ = io::copy(&mut pipe, &mut io::sink());
             if supervisor > 0 {
                 // It exits right after reporting; it is our child, so it is ours to reap.
                 while let Err(Errno::EINTR) = waitpid(Pid::from_raw(supervisor), None) {}
             }
             Err(Attempt::Failed(launch_error(stage, errno)))
         }
+        Some(Report::Finished { .. }) => Err(Attempt::Failed(io::Error::other(
+            "the process zygote reported an end before a start",
+        ))),
     }
 }
 
-/// The one report of a request; `None` if the pipe closed without one.
-///
-/// Returns at end-of-file, once every writer closed the pipe: the program on exec, the zygote
-/// right after creating the supervisor, the supervisor with all its other fds. So when a spawn
-/// returns, the supervisor holds nothing of the host's.
-fn read_report(mut pipe: File) -> io::Result<Option<Report>> {
-    // One byte more than a report, to notice anything beyond it.
-    let mut raw = [0u8; REPORT_LEN + 1];
+/// The next report on `pipe`; `None` if it closed without one.
+pub(super) fn read_report(pipe: &mut impl Read) -> io::Result<Option<Report>> {
+    let mut raw = [0u8; REPORT_LEN];
     let mut filled = 0;
-    loop {
+    while filled < REPORT_LEN {
         match pipe.read(&mut raw[filled..]) {
             Ok(0) => break,
             Ok(read) => filled += read,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
             Err(err) => return Err(err),
         }
-        if filled > REPORT_LEN {
-            return Err(io::Error::other("unexpected data from the process zygote"));
-        }
     }
-    match raw.first_chunk::<REPORT_LEN>() {
-        _ if filled == 0 => Ok(None),
-        Some(report) if filled == REPORT_LEN => Report::decode(report)
+    match filled {
+        0 => Ok(None),
+        REPORT_LEN => Report::decode(&raw)
             .map(Some)
             .ok_or_else(|| io::Error::other("malformed report from the process zygote")),
         _ => Err(io::Error::other("truncated report from the process zygote")),

@@ -36,7 +36,7 @@ pub(super) fn start(id: u64, mut spec: SpawnSpec, spawner: &Spawner) -> Result<P
     let exit = ExitLink::new();
     let watcher = start_watcher(Arc::clone(&exit), drains).map_err(ProcessError::io("starting the process watcher"))?;
     let launched = launch(spawner, &spec, child_stdio)?;
-    watcher.deliver(launched.supervisor);
+    watcher.deliver(launched.supervisor, launched.finish);
     Ok(Process {
         id,
         pid: launched.program_pid,

@@ -2,14 +2,17 @@
 //! the outcome once both are done.
 //!
 //! Each process has a watcher on a worker thread, so output is drained and the supervisor reaped
-//! even when nobody waits. A thread waiting for the outcome watches the supervisor's exit
-//! itself (through a pidfd) once the streams are drained, and reaps it if it sees the exit
-//! first: the outcome then does not wait for the watcher to be scheduled and hand it over.
+//! even when nobody waits. A thread waiting for the outcome watches the report pipe itself once
+//! the streams are drained: the supervisor reports the end of the tree right before it exits,
+//! so the outcome waits neither for that exit (which tears down an address space) nor for the
+//! watcher to be scheduled and hand it over. A supervisor that ends without its report (it was
+//! killed) is waited for through a pidfd, and reaped by whoever sees its exit first.
 //!
 //! The supervisor is a child of the host (the zygote creates it as its sibling). Only that pid
 //! is waited for (never `waitpid(-1)`), so children the host spawns elsewhere keep their exit
 //! statuses.
 
+use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
@@ -19,13 +22,16 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::{Id, WaitPidFlag, waitid};
 use nix::unistd::Pid;
 
 use super::collect::{Drain, drain_all};
+use super::launch::read_report;
 use super::outcome::Outcome;
+use super::wire::Report;
 use super::workers;
 
 /// Shared between a [`Process`](super::Process) and its watcher.
@@ -36,6 +42,8 @@ pub(super) struct ExitLink {
     /// process, so it is safe to wait on without the lock. Missing if pidfds are unavailable;
     /// waiters then rely on the watcher alone.
     supervisor_exit: OnceLock<OwnedFd>,
+    /// The report pipe (non-blocking), where the supervisor reports the end of the tree.
+    finish: OnceLock<File>,
 }
 
 #[derive(Default)]
@@ -46,7 +54,8 @@ struct ExitState {
     reaped: bool,
     /// Every collected stream hit end-of-file.
     drained: bool,
-    /// Published once the supervisor is reaped and the streams are drained.
+    /// Published once the streams are drained and the supervisor reported the end of the tree
+    /// or was reaped.
     outcome: Option<Outcome>,
 }
 
@@ -56,6 +65,7 @@ impl ExitLink {
             state: Mutex::new(ExitState::default()),
             changed: Condvar::new(),
             supervisor_exit: OnceLock::new(),
+            finish: OnceLock::new(),
         })
     }
 
@@ -68,6 +78,7 @@ impl ExitLink {
         // A timeout too large to represent is as good as forever.
         let deadline = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
         let mut state = self.lock();
+        let mut watch_finish = self.finish.get().is_some();
         let mut watch_exit = self.supervisor_exit.get().is_some();
         loop {
             if let Some(outcome) = state.outcome {
@@ -76,6 +87,22 @@ impl ExitLink {
             let remaining = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));
             if remaining.is_some_and(|remaining| remaining.is_zero()) {
                 return None;
+            }
+            if let (true, true, Some(finish)) = (watch_finish, state.drained, self.finish.get()) {
+                drop(state);
+                let ready = wait_readable(finish.as_fd(), remaining);
+                state = self.lock();
+                match ready.map(|ready| ready.then(|| read_report(&mut &*finish))) {
+                    Ok(Some(Ok(Some(Report::Finished { status })))) => {
+                        self.publish(&mut state, Outcome::from_status(ExitStatus::from_raw(status)));
+                    }
+                    // Another waiter took the report and published it.
+                    Ok(Some(Err(err))) if err.kind() == io::ErrorKind::WouldBlock => {}
+                    Ok(None) => {}
+                    // It ended without its report: its exit says how.
+                    _ => watch_finish = false,
+                }
+                continue;
             }
             if let (true, true, Some(supervisor), Some(exit)) =
                 (watch_exit, state.drained, state.supervisor, self.supervisor_exit.get())
@@ -128,13 +155,19 @@ impl ExitLink {
             return;
         }
         state.reaped = true;
-        state.outcome = Some(match reap(supervisor) {
+        let reaped = match reap(supervisor) {
             Ok(status) => Outcome::from_status(status),
             Err(err) => {
                 tracing::warn!(error = %err, "failed to reap a process supervisor");
                 Outcome::unknown()
             }
-        });
+        };
+        self.publish(state, reaped);
+    }
+
+    /// Publishes `outcome` unless one was: the report and the reap say the same.
+    fn publish(&self, state: &mut ExitState, outcome: Outcome) {
+        state.outcome.get_or_insert(outcome);
         self.changed.notify_all();
     }
 }
@@ -146,10 +179,15 @@ pub(super) struct WatcherHandoff {
 }
 
 impl WatcherHandoff {
-    pub(super) fn deliver(self, supervisor: Pid) {
+    /// `finish` is the report pipe the supervisor reports the end of the tree on.
+    pub(super) fn deliver(self, supervisor: Pid, finish: File) {
         // The supervisor is our unreaped child, so the pid still names it.
         if let Some(exit) = pidfd_open(supervisor) {
             let _ = self.link.supervisor_exit.set(exit);
+        }
+        // Waiters read it under the lock, after polling without it: reads must not block.
+        if fcntl(&finish, FcntlArg::F_SETFL(OFlag::O_NONBLOCK)).is_ok() {
+            let _ = self.link.finish.set(finish);
         }
         self.link.lock().supervisor = Some(supervisor);
         if let Err(mpsc::SendError(supervisor)) = self.supervisor_tx.send(supervisor) {

@@ -6,9 +6,12 @@
 //! `/dev/null`. The blob travels in a memfd because argv and environment may be megabytes,
 //! beyond what one datagram can carry.
 //!
-//! Exactly one [`Report`] comes back on the report pipe, written by whichever process got
-//! furthest (zygote, supervisor). End-of-file without a report means the request was lost
-//! with the zygote and its standby before a supervisor took it.
+//! One [`Report`] comes back on the report pipe, written by whichever process got furthest
+//! (zygote, supervisor). End-of-file without a report means the request was lost with the
+//! zygote and its standby before a supervisor took it. After `Started`, the supervisor keeps
+//! the pipe and writes `Finished` once the program's tree is gone, right before it exits: the
+//! host learns the outcome without waiting for the supervisor's own exit, which tears down a
+//! whole address space.
 //!
 //! The zygote decodes without allocating: the blob is mapped privately and its offset tables
 //! are rewritten in place into the pointer arrays `execve` takes.
@@ -226,10 +229,13 @@ pub(super) enum Report {
         supervisor: pid_t,
         errno: c_int,
     },
+    /// The tree is gone; the supervisor exits with wait status `status` (the program's).
+    Finished { status: c_int },
 }
 
 const STARTED: i32 = 1;
 const FAILED: i32 = 2;
+const FINISHED: i32 = 3;
 
 impl Report {
     pub(super) fn encode(&self) -> [u8; REPORT_LEN] {
@@ -240,6 +246,7 @@ impl Report {
                 supervisor,
                 errno,
             } => [FAILED, supervisor, stage as i32, errno],
+            Report::Finished { status } => [FINISHED, status, 0, 0],
         };
         let mut bytes = [0u8; REPORT_LEN];
         for (slot, word) in bytes.chunks_exact_mut(4).zip(words) {
@@ -262,6 +269,7 @@ impl Report {
                 supervisor,
                 errno,
             }),
+            [FINISHED, status, _, _] => Some(Report::Finished { status }),
             _ => None,
         }
     }
@@ -360,6 +368,8 @@ mod tests {
                 supervisor: 0,
                 errno: libc::EMFILE,
             },
+            Report::Finished { status: 3 << 8 },
+            Report::Finished { status: libc::SIGKILL },
         ] {
             assert_eq!(Report::decode(&report.encode()), Some(report));
         }

@@ -40,6 +40,8 @@ const FORCED_STOP: &[c_int] = &[libc::SIGKILL];
 const KILL_RETRY_NS: u64 = 10_000_000;
 /// Exit code of a supervisor that could not start its program (the host only reaps it).
 const LAUNCH_FAILED_EXIT_CODE: c_int = 127;
+/// Where a supervisor keeps the report pipe while its program runs.
+const FINISH_FD: RawFd = 0;
 
 /// Everything a supervisor needs to start its program, decoded from one request.
 #[derive(Clone, Copy)]
@@ -88,8 +90,10 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, taken: RawFd) -> 
         },
     );
     sys::write_all(taken, &[1]);
-    // SAFETY: we are a supervisor; nothing here owns these fds any more (`taken` included).
-    unsafe { sys::close_fds_from(0, plan.fd_limit) };
+    // The report pipe stays, as fd 0, for the `Finished` report.
+    sys::move_fd(plan.report_fd, FINISH_FD);
+    // SAFETY: we are a supervisor; nothing here owns the other fds any more (`taken` included).
+    unsafe { sys::close_fds_from(FINISH_FD as c_uint + 1, plan.fd_limit) };
     // SAFETY: the request mapping was only needed to start the program, which has exec'd.
     unsafe { libc::munmap(plan.request.0, plan.request.1) };
     supervise(program, plan.grace_ns, !host_alive)
@@ -126,6 +130,12 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
     let mut phase = Phase::Running;
     loop {
         if !reap_children(program, &mut program_status) {
+            report(
+                FINISH_FD,
+                Report::Finished {
+                    status: sys::exit_status(program_status),
+                },
+            );
             sys::exit_like(program_status);
         }
         let now = sys::now_ns();

@@ -195,6 +195,14 @@ pub(super) unsafe fn close_fds_from(first: c_uint, fd_limit: c_uint) {
     }
 }
 
+/// Makes `fd` available as `target` too (without close-on-exec), closing what `target` was.
+pub(super) fn move_fd(fd: RawFd, target: RawFd) {
+    if fd != target {
+        // SAFETY: dup2 on fd numbers has no memory-safety effect; callers own both.
+        unsafe { libc::dup2(fd, target) };
+    }
+}
+
 /// Closes `fd`, ignoring errors (there is nothing to do about them).
 pub(super) fn close(fd: RawFd) {
     // SAFETY: closing an fd number has no memory-safety effect; callers own `fd`.
@@ -237,6 +245,15 @@ pub(super) fn wait_for_signal(timeout_ns: Option<u64>) -> Option<c_int> {
         libc::sigtimedwait(&all, &mut info, timeout_ptr)
     };
     (signal > 0).then_some(signal)
+}
+
+/// The wait status [`exit_like`] gives the supervisor, as its parent would collect it.
+pub(super) fn exit_status(status: Option<c_int>) -> c_int {
+    match status {
+        Some(status) if libc::WIFEXITED(status) => libc::WEXITSTATUS(status) << 8,
+        Some(status) if libc::WIFSIGNALED(status) => libc::WTERMSIG(status),
+        _ => LOST_STATUS_EXIT_CODE << 8,
+    }
 }
 
 /// Exits the way the program did, so whoever waits on the supervisor sees the program's status.

@@ -65,7 +65,7 @@ fn pid_is_the_program_not_the_supervisor() {
 }
 
 #[test]
-fn program_has_its_own_group_under_a_supervisor_holding_no_fds() {
+fn program_has_its_own_group_under_a_supervisor_holding_only_its_report_pipe() {
     let marker = marker(299);
     let mut spec = spec(&["/usr/bin/sleep", &marker]);
     spec.stdin = StdinSpec::Pipe;
@@ -77,11 +77,32 @@ fn program_has_its_own_group_under_a_supervisor_holding_no_fds() {
     let supervisor: i32 = fields[1].parse().expect("ppid");
     let host = std::process::id().to_string();
     assert_eq!(stat_field(supervisor, 1), Some(host), "supervisor is the host's child");
-    let supervisor_fds = std::fs::read_dir(format!("/proc/{supervisor}/fd"))
+    let link = |pid: i32, fd: &str| std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok();
+    let supervisor_fds: Vec<String> = std::fs::read_dir(format!("/proc/{supervisor}/fd"))
         .expect("supervisor fd dir")
-        .count();
-    assert_eq!(supervisor_fds, 0, "supervisor must hold no fds");
+        .map(|entry| entry.expect("fd entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(supervisor_fds, ["0"], "the supervisor holds its report pipe alone");
+    let report_pipe = link(supervisor, "0").expect("report pipe");
+    assert!(report_pipe.to_string_lossy().starts_with("pipe:"), "{report_pipe:?}");
+    assert_ne!(Some(report_pipe), link(pid, "0"), "not the program's stdin");
     assert_eq!(process.terminate(), killed_by(15));
+}
+
+#[test]
+fn a_supervisor_killed_before_its_report_ends_the_wait_with_its_own_death() {
+    let marker = marker(1);
+    let process = ProcessTable::new()
+        .spawn(spec(&["/usr/bin/sleep", &marker]))
+        .expect("spawn");
+    wait_for_sleeps(&marker, 1);
+    let pid = i32::try_from(process.pid()).expect("pid");
+    let supervisor: i32 = stat_field(pid, 1).and_then(|ppid| ppid.parse().ok()).expect("ppid");
+    // SAFETY: kill with integer arguments; the supervisor is our unreaped child.
+    assert_eq!(unsafe { libc::kill(supervisor, libc::SIGKILL) }, 0);
+    // The orphaned program holds the output pipe until it ends; then its supervisor's exit,
+    // not a report, says how the process ended.
+    assert_eq!(finished(&process), killed_by(9));
 }
 
 #[test]
