@@ -6,11 +6,11 @@
 //! waits on it and may signal it until it has reaped it, exactly as if the host had forked it,
 //! but without copying the host's page tables. The standby has already made itself a child
 //! subreaper when it takes the next request from the control socket; it then starts the
-//! program in a process group of its own ([`program`]), while the zygote creates the next
-//! standby. A supervisor holds neither fds nor memory of the host,
-//! reaps everything beneath it (orphans of setsid'd or double-forked descendants are reparented
-//! to it) and exits with the program's status once nothing is left, so waiting on it means
-//! waiting on the whole tree.
+//! program in a process group of its own ([`program`]) and, once it runs, lets the zygote create
+//! the next standby. A supervisor holds no memory of the host and no fd but its report pipe, reaps
+//! everything beneath it (orphans of setsid'd or double-forked descendants are reparented to it)
+//! and, once nothing is left, reports the program's status on that pipe and exits with it, so
+//! waiting on it means waiting on the whole tree.
 //!
 //! Everything here runs in forked copies of a multi-threaded host and must stay
 //! async-signal-safe (see [`sys`]).
