@@ -77,14 +77,21 @@ impl<'a> Scanner<'a> {
             let key = self.string()?;
             self.eat(b':')?;
             member(self, key)?;
-            match self.peek()? {
-                b',' => self.at += 1,
-                b'}' => {
-                    self.at += 1;
-                    return Some(());
-                }
-                _ => return None,
+            if !self.more_before(b'}')? {
+                return Some(());
             }
+        }
+    }
+
+    /// After an element of an object or array: true past a comma (another follows), false past
+    /// `close` (the end), None at anything else.
+    fn more_before(&mut self, close: u8) -> Option<bool> {
+        let next = self.peek()?;
+        self.at += 1;
+        match next {
+            b',' => Some(true),
+            _ if next == close => Some(false),
+            _ => None,
         }
     }
 
@@ -111,13 +118,8 @@ impl<'a> Scanner<'a> {
                 }
                 loop {
                     self.skip_nested(depth + 1)?;
-                    match self.peek()? {
-                        b',' => self.at += 1,
-                        b']' => {
-                            self.at += 1;
-                            return Some(());
-                        }
-                        _ => return None,
+                    if !self.more_before(b']')? {
+                        return Some(());
                     }
                 }
             }
