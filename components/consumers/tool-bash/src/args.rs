@@ -23,13 +23,13 @@ pub struct BashArgs {
 }
 
 impl BashArgs {
-    pub fn request(&self, session_cwd: &str, policy: Policy) -> Request {
+    pub fn request(&self, session_cwd: &str, policy: Option<Policy>) -> Request {
         Request {
             command: self.command.clone(),
             cwd: workdir(self.workdir.as_deref(), session_cwd),
             timeout_ms: self.timeout_ms,
             env: Vec::new(),
-            sandbox: Some(policy),
+            sandbox: policy,
         }
     }
 }
@@ -76,7 +76,7 @@ mod tests {
         };
         let args: Result<BashArgs, _> =
             seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "src"}"#);
-        let request = args.map(|args| args.request("/work", policy));
+        let request = args.map(|args| args.request("/work", Some(policy)));
         let request = request.map(|r| {
             (
                 r.command,

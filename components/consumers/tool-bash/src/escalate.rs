@@ -28,13 +28,22 @@ fn refuse(code: &str, message: impl Into<String>) -> seam_guest::ToolResult {
 }
 
 /// The policy this call runs under, or the error result that ends it before anything runs.
+/// None when the shell does not confine and no escalation was asked: there is nothing for a
+/// policy to shape, so none is resolved.
 pub fn policy_for(
     call: &Call,
     args: &BashArgs,
     confining: impl FnOnce() -> bool,
-) -> Result<Policy, seam_guest::ToolResult> {
+) -> Result<Option<Policy>, seam_guest::ToolResult> {
     let session = &call.session;
-    let standing = policy::resolve(&session.id, Some(&session.cwd), None).map_err(|e| refuse(&e.code, e.message))?;
+    let standing = || policy::resolve(&session.id, Some(&session.cwd), None).map_err(|e| refuse(&e.code, e.message));
+    if args.sandbox_permissions.is_none() && args.justification.is_none() {
+        return match confining() {
+            true => standing().map(|standing| Some(standing.policy)),
+            false => Ok(None),
+        };
+    }
+    let standing = standing()?;
     let wanted = match &args.sandbox_permissions {
         None => None,
         Some(text) => Some(parse_mode(text).ok_or_else(|| {
@@ -46,7 +55,7 @@ pub fn policy_for(
     };
     let asked = escalation::validate(wanted, args.justification.as_deref()).map_err(|e| refuse(&e.code, e.message))?;
     let Some(asked) = asked else {
-        return Ok(standing.policy);
+        return Ok(Some(standing.policy));
     };
     if !confining() {
         return Err(refuse(
@@ -75,7 +84,7 @@ pub fn policy_for(
     match outcome {
         // Granted for this call only: the session's standing mode is left as it is.
         Outcome::AllowedOnce => policy::resolve(&session.id, Some(&session.cwd), Some(asked.mode))
-            .map(|effective| effective.policy)
+            .map(|effective| Some(effective.policy))
             .map_err(|e| refuse(&e.code, e.message)),
         Outcome::Rejected => Err(refuse(
             "ESCALATION_REJECTED",

@@ -80,7 +80,7 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         // The short description is what a client shows while the command runs.
         context::progress(0.0, None, Some(description));
     }
-    // Whether the shell confines matters only to an escalation: asked only then.
+    // A policy is resolved only for a shell that confines, or when an escalation is asked.
     let policy = match escalate::policy_for(call, &args, shell::confines) {
         Ok(policy) => policy,
         Err(refused) => return refused,
@@ -93,7 +93,7 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
             Err(refused) => refused,
         };
     }
-    match execute(&request, &policy) {
+    match execute(&request, policy.as_ref()) {
         Ok(text) => seam_guest::ToolResult::text(notices::append(owner, text)),
         // The shell refused the request or could not run it. A failing command is not an
         // error: it renders as text with its exit code.
@@ -102,11 +102,12 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
 }
 
 /// Resolve, run and render; the shell's error when it refused or failed.
-fn execute(request: &Request, policy: &Policy) -> Result<String, shell::Error> {
+fn execute(request: &Request, policy: Option<&Policy>) -> Result<String, shell::Error> {
     let spec = shell::resolve(request)?;
     let result = shell::run(&spec)?;
     let mut text = render::run_result(&result, spec.timeout_ms);
-    if result.denied {
+    // Only a confining shell denies, and it ran under a policy.
+    if let (true, Some(policy)) = (result.denied, policy) {
         text.push('\n');
         text.push_str(&escalate::denial_markers(policy));
     }
