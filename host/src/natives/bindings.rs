@@ -28,6 +28,8 @@ pub mod tool {
         world: "seam:tool/plugin",
         path: "../wit/tool",
         imports: { default: trappable },
+        // The call's arguments are lowered into the tool straight from the caller's string.
+        ownership: Borrowing { duplicate_if_necessary: true },
     });
 }
 

@@ -288,20 +288,23 @@ impl World {
                 format!("no tool named {tool:?} in this world (tools: {})", known.join(", ")),
             );
         };
+        // The lane takes the context; the request borrows copies of its few short strings and
+        // the caller's arguments, which are lowered into the tool without an owned copy.
+        let (session, call_id) = (call.session.clone(), call.call_id.clone());
         let request = tool_bindings::seam::tool::types::Call {
-            name: tool.to_string(),
-            arguments: arguments.to_string(),
+            name: tool,
+            arguments,
             session: tool_bindings::seam::tool::types::Session {
-                id: call.session.id.clone(),
-                cwd: call.session.cwd.clone(),
-                agent: call.session.agent.clone(),
+                id: &session.id,
+                cwd: &session.cwd,
+                agent: &session.agent,
             },
-            call_id: call.call_id.clone(),
+            call_id: &call_id,
         };
         let mut store = self.tool_store(node, call);
         let outcome = Lane::instance(&mut store.as_context_mut(), node)
             .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
-            .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, &request));
+            .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, request));
         let result = match outcome {
             Ok(result) => ToolResult::from_wit(result),
             Err(e) => {
