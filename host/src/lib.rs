@@ -10,6 +10,7 @@ pub mod link;
 pub mod live;
 pub mod mcp;
 pub mod natives;
+mod off_path;
 pub mod world;
 
 pub use approval::{ApprovalOutcome, ApprovalRequest, Asker};

@@ -132,7 +132,7 @@ impl wit::Host for Lane {
             wit::Expect::Version(version) => fsio::Expect::Version(version),
         });
         let host = self.linked.host.clone();
-        let written = self.blocking(|| fsio::atomic_write(&host.fsio_locks, &path, &data, mode, expect.as_ref()));
+        let written = self.blocking(|| host.fsio.atomic_write(&path, &data, mode, expect.as_ref()));
         Ok(written.map_err(error).map(|w| wit::Written {
             metadata: metadata(w.metadata),
             created: w.created,

@@ -30,8 +30,8 @@ pub struct HostState {
     /// PTY sessions (seam:host/pty); they outlive the calls that open them.
     pub ptys: pty::PtyTable,
     pub state: state::StateStore,
-    /// Serializes atomic writes per canonical target (seam:host/fsio).
-    pub fsio_locks: fsio::TargetLocks,
+    /// Atomic writes (seam:host/fsio), serialized per canonical target.
+    pub fsio: fsio::Publisher,
     /// The host's environment, read once: providers scrub it (seam:host/process.environment).
     pub environment: Vec<(String, String)>,
     /// The seam executable the Landlock launcher re-executes (`seam __landlock`); None when
@@ -45,7 +45,7 @@ impl HostState {
             processes: process::ProcessTable::new(),
             ptys: pty::PtyTable::default(),
             state: state::StateStore::default(),
-            fsio_locks: fsio::TargetLocks::default(),
+            fsio: fsio::Publisher::new(),
             environment: std::env::vars().collect(),
             launcher,
         })

@@ -7,7 +7,7 @@
 //! process the call left running is signalled before the answer returns).
 
 use crate::lane::Lane;
-use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
+use crate::off_path::OffPath;
 use wasmtime::Store;
 
 /// Lanes waiting to be dropped; past this the caller drops its own, so a burst of calls
@@ -18,19 +18,13 @@ const BACKLOG: usize = 4;
 const RETIRE_ABOVE: usize = 1 << 20;
 
 pub struct Retirement {
-    queue: Option<SyncSender<Store<Lane>>>,
+    lanes: OffPath<Store<Lane>>,
 }
 
 impl Retirement {
-    /// A thread that drops retired lanes; without one (it could not start) lanes drop inline.
     pub fn start() -> Self {
-        let (sender, receiver) = sync_channel::<Store<Lane>>(BACKLOG);
-        let started = std::thread::Builder::new()
-            .name("seam-retire".into())
-            .spawn(move || receiver.into_iter().for_each(drop))
-            .is_ok();
         Self {
-            queue: started.then_some(sender),
+            lanes: OffPath::start("seam-retire", BACKLOG),
         }
     }
 
@@ -41,10 +35,6 @@ impl Retirement {
             return;
         }
         drop(std::mem::take(&mut store.data_mut().table));
-        if let Some(queue) = &self.queue
-            && let Err(TrySendError::Full(store) | TrySendError::Disconnected(store)) = queue.try_send(store)
-        {
-            drop(store);
-        }
+        self.lanes.drop_later(store);
     }
 }

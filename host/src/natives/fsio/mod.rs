@@ -22,9 +22,8 @@ pub use canonical::{canonicalize, is_within, temp_dir};
 pub use error::FsioError;
 pub use lines::{Lines, read_lines};
 pub use list::{DirEntry, list_dir};
-pub use locks::TargetLocks;
 pub use metadata::{Kind, Metadata};
-pub use publish::{Expect, Written, atomic_write};
+pub use publish::{Expect, Publisher, Written};
 pub use read::{Contents, Text, read, read_range, read_text};
 pub use tree::{mkdir, remove};
 

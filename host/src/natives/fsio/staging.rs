@@ -15,6 +15,7 @@ use nix::sys::stat::{Mode, fstat, mkdirat};
 use nix::unistd::{Pid, UnlinkatFlags, unlinkat};
 
 use super::error::FsioError;
+use crate::off_path::OffPath;
 
 const PREFIX: &str = ".seam-staging-";
 /// The one file a staging directory ever holds.
@@ -30,11 +31,14 @@ pub fn is_staging_name(name: &str) -> bool {
 pub struct Staging<'a> {
     parent: &'a OwnedFd,
     name: String,
-    dir: OwnedFd,
+    /// Taken only by `drop`.
+    dir: Option<OwnedFd>,
+    /// Where the directory's last descriptor goes once it is removed: closing it frees the inode.
+    released: &'a OffPath<OwnedFd>,
 }
 
 impl<'a> Staging<'a> {
-    pub fn create(parent: &'a OwnedFd, parent_path: &Path) -> Result<Self, FsioError> {
+    pub fn create(parent: &'a OwnedFd, parent_path: &Path, released: &'a OffPath<OwnedFd>) -> Result<Self, FsioError> {
         let name = format!(
             "{PREFIX}{}-{}",
             std::process::id(),
@@ -57,13 +61,22 @@ impl<'a> Staging<'a> {
                 return Err(FsioError::errno(&shown, e));
             }
         };
-        Ok(Self { parent, name, dir })
+        Ok(Self {
+            parent,
+            name,
+            dir: Some(dir),
+            released,
+        })
+    }
+
+    fn dir(&self) -> &OwnedFd {
+        self.dir.as_ref().expect("held until dropped")
     }
 
     /// The staging file, created exclusively with mode 0600.
     pub fn create_file(&self) -> Result<File, FsioError> {
         let fd = openat(
-            &self.dir,
+            self.dir(),
             CONTENT,
             OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
             Mode::S_IRUSR | Mode::S_IWUSR,
@@ -74,7 +87,7 @@ impl<'a> Staging<'a> {
 
     /// Where the staging file is, for the `*at` calls that publish it.
     pub fn content(&self) -> (impl AsFd + '_, &'static str) {
-        (&self.dir, CONTENT)
+        (self.dir(), CONTENT)
     }
 
     pub fn shown(&self) -> String {
@@ -84,9 +97,11 @@ impl<'a> Staging<'a> {
 
 impl Drop for Staging<'_> {
     fn drop(&mut self) {
+        let Some(dir) = self.dir.take() else { return };
         // After a publish the file is gone already; after a failure it goes with the directory.
-        let _ = unlinkat(&self.dir, CONTENT, UnlinkatFlags::NoRemoveDir);
+        let _ = unlinkat(&dir, CONTENT, UnlinkatFlags::NoRemoveDir);
         let _ = unlinkat(self.parent, self.name.as_str(), UnlinkatFlags::RemoveDir);
+        self.released.drop_later(dir);
     }
 }
 

@@ -3,7 +3,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::super::TargetLocks;
+use super::super::locks::TargetLocks;
 
 #[test]
 fn one_holder_per_path_and_other_paths_are_free() {

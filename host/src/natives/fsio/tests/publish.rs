@@ -2,16 +2,18 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 use std::path::Path;
 use std::sync::{Arc, Barrier};
 
-use super::super::{Expect, TargetLocks, atomic_write, stat};
+use super::super::{Expect, Publisher, stat};
 use super::{s, scratch};
 
 fn write(
-    locks: &TargetLocks,
+    publisher: &Publisher,
     path: &Path,
     data: &str,
     expect: Option<Expect>,
 ) -> Result<super::super::Written, String> {
-    atomic_write(locks, s(path), data.as_bytes(), None, expect.as_ref()).map_err(|e| e.code().to_string())
+    publisher
+        .atomic_write(s(path), data.as_bytes(), None, expect.as_ref())
+        .map_err(|e| e.code().to_string())
 }
 
 /// Names in `dir`, hidden ones included.
@@ -27,9 +29,9 @@ fn names(dir: &Path) -> Vec<String> {
 #[test]
 fn creates_with_0644_and_leaves_nothing_behind() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     let path = root.join("new.txt");
-    let written = write(&locks, &path, "one", None).unwrap();
+    let written = write(&publisher, &path, "one", None).unwrap();
     assert!(written.created);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "one");
     assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
@@ -40,12 +42,12 @@ fn creates_with_0644_and_leaves_nothing_behind() {
 #[test]
 fn replacing_keeps_the_permission_bits_and_publishes_a_new_inode() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     let path = root.join("script.sh");
     std::fs::write(&path, "old").unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o4750)).unwrap();
     let old_ino = std::fs::metadata(&path).unwrap().ino();
-    let written = write(&locks, &path, "new", None).unwrap();
+    let written = write(&publisher, &path, "new", None).unwrap();
     assert!(!written.created);
     let meta = std::fs::metadata(&path).unwrap();
     assert_eq!(
@@ -60,17 +62,17 @@ fn replacing_keeps_the_permission_bits_and_publishes_a_new_inode() {
 #[test]
 fn intents_are_checked_with_the_publish() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     let path = root.join("f.txt");
-    let first = write(&locks, &path, "v1", Some(Expect::Absent)).unwrap();
+    let first = write(&publisher, &path, "v1", Some(Expect::Absent)).unwrap();
     assert_eq!(
-        write(&locks, &path, "again", Some(Expect::Absent)).err().as_deref(),
+        write(&publisher, &path, "again", Some(Expect::Absent)).err().as_deref(),
         Some("FSIO_EXISTS")
     );
     let version = first.metadata.version();
-    let second = write(&locks, &path, "v2", Some(Expect::Version(version.clone()))).unwrap();
+    let second = write(&publisher, &path, "v2", Some(Expect::Version(version.clone()))).unwrap();
     assert_eq!(
-        write(&locks, &path, "v3", Some(Expect::Version(version)))
+        write(&publisher, &path, "v3", Some(Expect::Version(version)))
             .err()
             .as_deref(),
         Some("FSIO_VERSION_MISMATCH"),
@@ -79,9 +81,14 @@ fn intents_are_checked_with_the_publish() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "v2");
     std::fs::remove_file(&path).unwrap();
     assert_eq!(
-        write(&locks, &path, "v4", Some(Expect::Version(second.metadata.version())))
-            .err()
-            .as_deref(),
+        write(
+            &publisher,
+            &path,
+            "v4",
+            Some(Expect::Version(second.metadata.version()))
+        )
+        .err()
+        .as_deref(),
         Some("FSIO_VERSION_MISMATCH"),
         "a vanished file is a mismatch"
     );
@@ -90,12 +97,12 @@ fn intents_are_checked_with_the_publish() {
 #[test]
 fn refuses_what_is_not_a_regular_file_or_not_canonical() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     std::fs::create_dir(root.join("dir")).unwrap();
     nix::unistd::mkfifo(&root.join("fifo"), nix::sys::stat::Mode::S_IRWXU).unwrap();
     std::fs::write(root.join("real"), "x").unwrap();
     symlink(root.join("real"), root.join("link")).unwrap();
-    let code = |path: &Path| write(&locks, path, "x", None).err();
+    let code = |path: &Path| write(&publisher, path, "x", None).err();
     assert_eq!(code(&root.join("dir")).as_deref(), Some("FSIO_IS_A_DIRECTORY"));
     assert_eq!(code(&root.join("fifo")).as_deref(), Some("FSIO_NOT_A_FILE"));
     assert_eq!(code(&root.join("link")).as_deref(), Some("FSIO_INVALID_PATH"));
@@ -113,14 +120,14 @@ fn refuses_what_is_not_a_regular_file_or_not_canonical() {
 #[test]
 fn a_parent_swapped_for_a_symlink_after_resolving_is_refused() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     std::fs::create_dir(root.join("sub")).unwrap();
     std::fs::create_dir(root.join("outside")).unwrap();
     let resolved = root.join("sub/f.txt");
     std::fs::rename(root.join("sub"), root.join("sub-moved")).unwrap();
     symlink(root.join("outside"), root.join("sub")).unwrap();
     assert_eq!(
-        write(&locks, &resolved, "x", None).err().as_deref(),
+        write(&publisher, &resolved, "x", None).err().as_deref(),
         Some("FSIO_INVALID_PATH")
     );
     assert!(names(&root.join("outside")).is_empty());
@@ -129,7 +136,7 @@ fn a_parent_swapped_for_a_symlink_after_resolving_is_refused() {
 #[test]
 fn staging_left_by_a_dead_writer_is_removed_by_the_next_write() {
     let (_dir, root) = scratch();
-    let locks = TargetLocks::default();
+    let publisher = Publisher::new();
     let mut child = std::process::Command::new("true").spawn().unwrap();
     let dead = child.id();
     child.wait().unwrap();
@@ -140,7 +147,7 @@ fn staging_left_by_a_dead_writer_is_removed_by_the_next_write() {
     let live = root.join(format!(".seam-staging-{}-0", std::os::unix::process::parent_id()));
     std::fs::create_dir(&live).unwrap();
 
-    write(&locks, &root.join("f.txt"), "x", None).unwrap();
+    write(&publisher, &root.join("f.txt"), "x", None).unwrap();
     let left = names(&root);
     assert_eq!(
         left,
@@ -151,17 +158,17 @@ fn staging_left_by_a_dead_writer_is_removed_by_the_next_write() {
 #[test]
 fn concurrent_writers_with_one_version_have_exactly_one_winner() {
     let (_dir, root) = scratch();
-    let locks = Arc::new(TargetLocks::default());
+    let publisher = Arc::new(Publisher::new());
     let path = root.join("f.txt");
-    let base = write(&locks, &path, "base", None).unwrap().metadata.version();
+    let base = write(&publisher, &path, "base", None).unwrap().metadata.version();
     let writers = 8;
     let barrier = Arc::new(Barrier::new(writers));
     let handles: Vec<_> = (0..writers)
         .map(|i| {
-            let (locks, path, base, barrier) = (locks.clone(), path.clone(), base.clone(), barrier.clone());
+            let (publisher, path, base, barrier) = (publisher.clone(), path.clone(), base.clone(), barrier.clone());
             std::thread::spawn(move || {
                 barrier.wait();
-                write(&locks, &path, &format!("writer {i}"), Some(Expect::Version(base)))
+                write(&publisher, &path, &format!("writer {i}"), Some(Expect::Version(base)))
             })
         })
         .collect();
@@ -175,4 +182,34 @@ fn concurrent_writers_with_one_version_have_exactly_one_winner() {
             .all(|code| code == "FSIO_VERSION_MISMATCH")
     );
     assert!(std::fs::read_to_string(&path).unwrap().starts_with("writer "));
+}
+
+/// Descriptors of this process that point into `root` (held files and directories, deleted ones
+/// included).
+fn held_under(root: &Path) -> Vec<String> {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .map(|target| target.to_string_lossy().into_owned())
+        .filter(|target| target.starts_with(s(root)))
+        .collect()
+}
+
+#[test]
+fn what_a_publish_replaces_is_released_after_it_returns() {
+    let (_dir, root) = scratch();
+    let publisher = Publisher::new();
+    let path = root.join("f.txt");
+    for n in 0..50 {
+        write(&publisher, &path, &format!("version {n}"), None).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "version 49");
+    assert_eq!(names(&root), ["f.txt"]);
+    // The replaced files and the removed staging directories are closed off the writer's path:
+    // soon, and every one of them.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !held_under(&root).is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(held_under(&root), Vec::<String>::new());
 }
