@@ -133,6 +133,8 @@ fn another_agents_job_is_foreign() {
     let (alice, bob) = (Agent::new(&world, "alice"), Agent::new(&world, "bob"));
     let marker = unique_seconds(1003);
     let id = start(&alice, &format!("sleep {marker}"));
+    // The job's shell may not have exec'd `sleep` yet when its start returns.
+    assert!(eventually(LONG, || !processes_with(&marker).is_empty()));
     for (tool, args) in [
         ("job_output", json!({"job_id": id})),
         ("job_kill", json!({"job_id": id})),
