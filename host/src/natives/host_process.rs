@@ -2,8 +2,9 @@
 
 use super::bindings::natives::seam::host::process as wit;
 use super::process::{self, Process, ProcessError};
+use super::sandbox_launch::which::is_executable_file;
 use crate::lane::Lane;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use wasmtime::Result;
@@ -71,6 +72,8 @@ impl wit::Host for Lane {
             stderr: output(spec.stderr),
             grace: Duration::from_millis(spec.grace_ms.into()),
         };
+        // Logged here, where a disabled level costs nothing, not by the provider across a seam.
+        tracing::debug!(component = self.current_name(), program = ?spec.argv.first(), cwd = ?spec.cwd, "spawn");
         let host = self.linked.host.clone();
         match self.blocking(|| host.processes.spawn(spec)) {
             Ok(process) => {
@@ -102,11 +105,9 @@ impl wit::Host for Lane {
         Ok(self.linked.host.environment.clone())
     }
 
-    fn is_executable(&mut self, path: String) -> Result<bool> {
-        Ok(
-            nix::unistd::access(path.as_str(), nix::unistd::AccessFlags::X_OK).is_ok()
-                && std::fs::metadata(&path).is_ok_and(|m| m.is_file()),
-        )
+    fn first_executable(&mut self, candidates: Vec<String>) -> Result<Option<u32>> {
+        let found = candidates.iter().position(|path| is_executable_file(Path::new(path)));
+        Ok(found.and_then(|index| u32::try_from(index).ok()))
     }
 
     fn is_directory(&mut self, path: String) -> Result<bool> {

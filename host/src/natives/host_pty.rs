@@ -45,6 +45,7 @@ impl Lane {
 
 impl wit::Host for Lane {
     fn spawn(&mut self, spec: wit::SpawnSpec) -> Result<Result<Resource<PtyHandle>, wit::Error>> {
+        tracing::debug!(component = self.current_name(), program = ?spec.argv.first(), cwd = %spec.cwd, "spawn terminal");
         let spec = PtySpec {
             argv: spec.argv,
             cwd: spec.cwd,

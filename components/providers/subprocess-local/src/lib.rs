@@ -27,7 +27,6 @@ mod bindings {
 }
 
 use bindings::exports::seam::subprocess::subprocess::{Guest, Process, Terminal};
-use bindings::seam::host::log::{self, Level};
 use bindings::seam::host::process as host;
 use bindings::seam::host::pty;
 use bindings::seam::subprocess::types::{Error, SpawnSpec, TerminalSpec};
@@ -43,7 +42,7 @@ impl Guest for SubprocessLocal {
 
     fn resolve_executable(command: String, env: Vec<(String, String)>) -> Result<String, Error> {
         let env = env_policy::spawn_env(host::environment(), env);
-        resolve::executable(&command, &env, host::is_executable)
+        resolve::executable(&command, &env, first_executable)
     }
 
     fn spawn(spec: SpawnSpec) -> Result<Process, Error> {
@@ -51,10 +50,9 @@ impl Guest for SubprocessLocal {
         let Some((command, args)) = spec.argv.split_first() else {
             return Err(errors::invalid_command("argv is empty"));
         };
-        let program = resolve::executable(command, &env, host::is_executable)?;
+        let program = resolve::executable(command, &env, first_executable)?;
         check_cwd(&spec.cwd)?;
 
-        log::log(Level::Debug, &format!("spawn {program} in {}", spec.cwd));
         let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
         let host_spec = host::SpawnSpec {
             argv,
@@ -80,10 +78,9 @@ impl Guest for SubprocessLocal {
         let Some((command, args)) = spec.argv.split_first() else {
             return Err(errors::invalid_command("argv is empty"));
         };
-        let program = resolve::executable(command, &env, host::is_executable)?;
+        let program = resolve::executable(command, &env, first_executable)?;
         check_cwd(&spec.cwd)?;
 
-        log::log(Level::Debug, &format!("spawn terminal {program} in {}", spec.cwd));
         let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
         let host_spec = pty::SpawnSpec {
             argv,
@@ -102,6 +99,11 @@ impl Guest for SubprocessLocal {
         let session = pty::attach(id).map_err(errors::from_pty)?;
         Ok(Terminal::new(LocalTerminal::new(session)))
     }
+}
+
+/// The host checks candidates of a PATH search in one call.
+fn first_executable(candidates: &[String]) -> Option<usize> {
+    host::first_executable(candidates).map(|index| index as usize)
 }
 
 /// The host checks again at spawn time; checking here gives the caller a precise error, and a

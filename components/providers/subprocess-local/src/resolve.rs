@@ -5,20 +5,21 @@ use crate::bindings::seam::subprocess::types::Error;
 use crate::errors;
 
 /// Resolve `command` to an absolute executable path, searching PATH of `env` (the final
-/// environment of the spawn) for a bare name.
+/// environment of the spawn) for a bare name. `first_executable` says which of its candidates
+/// (in order) is the first executable file.
 pub fn executable(
     command: &str,
     env: &[(String, String)],
-    is_executable: impl Fn(&str) -> bool,
+    first_executable: impl Fn(&[String]) -> Option<usize>,
 ) -> Result<String, Error> {
     if command.is_empty() {
         return Err(errors::invalid_command("the command is empty"));
     }
     if command.starts_with('/') {
-        return if is_executable(command) {
-            Ok(command.to_owned())
-        } else {
-            Err(errors::not_found(format!("{command} is not an executable file")))
+        let candidates = [command.to_owned()];
+        return match first_executable(&candidates) {
+            Some(_) => Ok(command.to_owned()),
+            None => Err(errors::not_found(format!("{command} is not an executable file"))),
         };
     }
     if command.contains('/') {
@@ -29,11 +30,14 @@ pub fn executable(
     let Some((_, path)) = env.iter().find(|(name, _)| name == "PATH") else {
         return Err(errors::not_found(format!("{command} not found: PATH is not set")));
     };
-    path.split(':')
+    let candidates: Vec<String> = path
+        .split(':')
         // Empty and relative entries would resolve against the working directory.
         .filter(|dir| dir.starts_with('/'))
         .map(|dir| format!("{}/{command}", dir.trim_end_matches('/')))
-        .find(|candidate| is_executable(candidate))
+        .collect();
+    first_executable(&candidates)
+        .and_then(|index| candidates.into_iter().nth(index))
         .ok_or_else(|| errors::not_found(format!("{command} not found on PATH ({path})")))
 }
 
@@ -43,8 +47,9 @@ mod tests {
 
     const EXECUTABLES: [&str; 3] = ["/usr/bin/bash", "/bin/ls", "/opt/tools/ls"];
 
-    fn on_disk(path: &str) -> bool {
-        EXECUTABLES.contains(&path)
+    /// The first candidate that is one of `EXECUTABLES`.
+    fn on_disk(candidates: &[String]) -> Option<usize> {
+        candidates.iter().position(|path| EXECUTABLES.contains(&path.as_str()))
     }
 
     fn env(path: &str) -> Vec<(String, String)> {
@@ -73,8 +78,10 @@ mod tests {
     #[test]
     fn skips_relative_path_entries() {
         // Every relative candidate "exists": only the absolute entry may be chosen.
-        let found = executable("ls", &env(":.:bin:/bin"), |path| {
-            !path.starts_with('/') || on_disk(path)
+        let found = executable("ls", &env(":.:bin:/bin"), |candidates| {
+            candidates
+                .iter()
+                .position(|path| !path.starts_with('/') || EXECUTABLES.contains(&path.as_str()))
         });
         assert_eq!(found.ok().as_deref(), Some("/bin/ls"));
     }

@@ -1,6 +1,5 @@
 //! Executable lookup on a PATH value, the way a shell finds a bare command name.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// The first executable regular file `name` in the absolute directories of `path_var`.
@@ -16,8 +15,10 @@ pub fn which(name: &str, path_var: Option<&str>) -> Option<PathBuf> {
         .find(|candidate| is_executable_file(candidate))
 }
 
-fn is_executable_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+/// A regular file this process may execute.
+pub fn is_executable_file(path: &Path) -> bool {
+    nix::unistd::access(path, nix::unistd::AccessFlags::X_OK).is_ok()
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// `PATH` of an environment given as pairs.
@@ -31,6 +32,7 @@ pub fn path_of(environment: &[(String, String)]) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn finds_the_first_match_in_path_order() {
