@@ -88,11 +88,22 @@ fn request(zygote: &Zygote, header: &[u8; HEADER_LEN], fds: &mut [RawFd]) -> Res
     let mut pipe = File::from(report_read);
     match read_report(&mut pipe).map_err(Attempt::Failed)? {
         None => Err(Attempt::Lost),
-        Some(Report::Started { supervisor, program }) => Ok(Launched {
-            supervisor: Pid::from_raw(supervisor),
-            program_pid: program.unsigned_abs(),
-            finish: pipe,
-        }),
+        Some(Report::Started {
+            supervisor,
+            program,
+            unreaped,
+        }) => {
+            if unreaped > 0 {
+                // Its files are closed (that is how the zygote saw it end), so it is exiting
+                // if not already a zombie; no one else knows its pid.
+                while let Err(Errno::EINTR) = waitpid(Pid::from_raw(unreaped), None) {}
+            }
+            Ok(Launched {
+                supervisor: Pid::from_raw(supervisor),
+                program_pid: program.unsigned_abs(),
+                finish: pipe,
+            })
+        }
         Some(Report::Failed {
             stage,
             supervisor,

@@ -220,8 +220,14 @@ impl Stage {
 /// The outcome of one request, as written on the report pipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Report {
-    /// The program was exec'd under `supervisor`, a child of the host.
-    Started { supervisor: pid_t, program: pid_t },
+    /// The program was exec'd under `supervisor`, a child of the host. `unreaped`, when
+    /// non-zero, is an earlier standby that ended before taking a request (killed while it
+    /// waited): also a child of the host, for the host to reap.
+    Started {
+        supervisor: pid_t,
+        program: pid_t,
+        unreaped: pid_t,
+    },
     /// Nothing runs, except `supervisor` if non-zero: a child of the host that exits on its own
     /// and must be reaped.
     Failed {
@@ -240,7 +246,11 @@ const FINISHED: i32 = 3;
 impl Report {
     pub(super) fn encode(&self) -> [u8; REPORT_LEN] {
         let words = match *self {
-            Report::Started { supervisor, program } => [STARTED, supervisor, program, 0],
+            Report::Started {
+                supervisor,
+                program,
+                unreaped,
+            } => [STARTED, supervisor, program, unreaped],
             Report::Failed {
                 stage,
                 supervisor,
@@ -261,8 +271,12 @@ impl Report {
             *word = i32::from_ne_bytes(chunk.try_into().ok()?);
         }
         match words {
-            [STARTED, supervisor, program, _] if supervisor > 0 && program > 0 => {
-                Some(Report::Started { supervisor, program })
+            [STARTED, supervisor, program, unreaped] if supervisor > 0 && program > 0 && unreaped >= 0 => {
+                Some(Report::Started {
+                    supervisor,
+                    program,
+                    unreaped,
+                })
             }
             [FAILED, supervisor, stage, errno] if supervisor >= 0 => Some(Report::Failed {
                 stage: Stage::from_raw(stage)?,
@@ -357,6 +371,12 @@ mod tests {
             Report::Started {
                 supervisor: 10,
                 program: 11,
+                unreaped: 0,
+            },
+            Report::Started {
+                supervisor: 10,
+                program: 11,
+                unreaped: 9,
             },
             Report::Failed {
                 stage: Stage::Program,

@@ -29,6 +29,7 @@ use libc::{c_int, c_uint, pid_t};
 
 use super::wire::{Report, Stage};
 use program::{LaunchFailure, ProgramPlan};
+use standby::Handover;
 
 /// Sent by the kernel to the supervisor when the host's anchor thread (its parent thread, see
 /// `spawner::anchor`), and so the host, dies.
@@ -64,12 +65,12 @@ fn become_supervisor(host_pid: pid_t) -> Result<bool, c_int> {
 }
 
 /// Starts the program of `plan` and supervises its tree; never returns. Once the program runs,
-/// one byte on `taken` lets the zygote fork the next standby.
+/// a byte on the handover pipe lets the zygote fork the next standby.
 ///
 /// # Safety
 /// Only in a standby that has become a supervisor and took `plan`'s request, with every signal
 /// blocked.
-unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, taken: RawFd) -> ! {
+unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handover) -> ! {
     let plan = *plan;
     sys::set_name(c"seam-supervisor");
     let own_pid = sys::own_pid();
@@ -87,12 +88,14 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, taken: RawFd) -> 
         Report::Started {
             supervisor: own_pid,
             program,
+            unreaped: handover.unreaped,
         },
     );
-    sys::write_all(taken, &[1]);
+    sys::write_all(handover.pipe, &[standby::RUNNING]);
     // The report pipe stays, as fd 0, for the `Finished` report.
     sys::move_fd(plan.report_fd, FINISH_FD);
-    // SAFETY: we are a supervisor; nothing here owns the other fds any more (`taken` included).
+    // SAFETY: we are a supervisor; nothing here owns the other fds any more (the handover pipe
+    // included).
     unsafe { sys::close_fds_from(FINISH_FD as c_uint + 1, plan.fd_limit) };
     // SAFETY: the request mapping was only needed to start the program, which has exec'd.
     unsafe { libc::munmap(plan.request.0, plan.request.1) };

@@ -1,11 +1,15 @@
 //! The standby: a supervisor created before its request, so a spawn does not wait for a fork.
 //!
 //! The zygote forks one standby at a time. It becomes a supervisor right away (process group,
-//! subreaper, the host's death watched), then waits on the control socket itself. Once its
-//! program runs, it tells the zygote through the *taken* pipe, and the zygote forks the next
-//! standby: forking earlier would compete with the launch for a CPU. A standby that fails its
-//! request says the same by exiting (end-of-file on the pipe). A `STOP` request (sent when a table drops its
-//! zygote) makes a waiting standby report its own pid, so the host can reap it, and exit.
+//! subreaper, the host's death watched), then waits on the control socket itself. It tells the
+//! zygote through the *handover* pipe when it takes a request and again once its program runs;
+//! only then does the zygote fork the next standby: forking earlier would compete with the
+//! launch for a CPU. A standby that fails its request exits after the first byte (end-of-file
+//! on the pipe), and its report names it for the host to reap. A standby that ends before
+//! taking a request (killed while it waited) names nobody: the zygote hands its pid to the
+//! next standby, whose `Started` report carries it to the host. A `STOP` request (sent when a
+//! table drops its zygote) makes a waiting standby report its own pid, so the host can reap it,
+//! and exit.
 
 use std::os::fd::RawFd;
 
@@ -15,12 +19,25 @@ use super::super::wire::{STOP, Stage};
 use super::zygote::{Received, plan_of, receive};
 use super::{become_supervisor, fail, run_program, sys};
 
+/// The byte a standby writes on the handover pipe once it has taken a request.
+pub(super) const TOOK: u8 = 1;
+/// The byte it writes once the request's program runs.
+pub(super) const RUNNING: u8 = 2;
+
+/// What a standby passes on.
+#[derive(Clone, Copy)]
+pub(super) struct Handover {
+    /// The write end of the pipe the zygote waits on.
+    pub(super) pipe: RawFd,
+    /// An earlier standby that ended before taking a request, for the host to reap; 0: none.
+    pub(super) unreaped: pid_t,
+}
+
 /// Entered in the standby the zygote just created, with every signal blocked; never returns.
-/// `taken` is the write end of the pipe the zygote waits on.
 ///
 /// # Safety
 /// Only in a child just created by the zygote.
-pub(super) unsafe fn stand_by(taken: RawFd, host_pid: pid_t, fd_limit: c_uint) -> ! {
+pub(super) unsafe fn stand_by(handover: Handover, host_pid: pid_t, fd_limit: c_uint) -> ! {
     sys::set_name(c"seam-standby");
     // A failure here is reported on the request, which is the only way to the host.
     let ready = become_supervisor(host_pid);
@@ -28,13 +45,14 @@ pub(super) unsafe fn stand_by(taken: RawFd, host_pid: pid_t, fd_limit: c_uint) -
         // The host closed its end (or died): no more requests will come.
         sys::exit(0)
     };
+    sys::write_all(handover.pipe, &[TOOK]);
     // SAFETY: we are the standby that took `request`.
-    unsafe { serve(&request, ready, fd_limit, taken) }
+    unsafe { serve(&request, ready, fd_limit, handover) }
 }
 
 /// # Safety
 /// Only in the standby, once, for the request it took.
-unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint, taken: RawFd) -> ! {
+unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint, handover: Handover) -> ! {
     // Every request carries its report pipe first; without one nobody is waiting for an answer.
     let Some(&report_fd) = request.fds().first() else {
         sys::exit(0)
@@ -48,7 +66,7 @@ unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint
     };
     match ready {
         // SAFETY: we are a supervisor now, with the plan of the request we took.
-        Ok(host_alive) => unsafe { run_program(&plan, host_alive, taken) },
+        Ok(host_alive) => unsafe { run_program(&plan, host_alive, handover) },
         Err(errno) => fail(report_fd, Stage::Supervisor, errno),
     }
 }

@@ -165,14 +165,14 @@ pub(super) fn write_all(fd: RawFd, mut bytes: &[u8]) {
     }
 }
 
-/// Reads one byte, retrying on EINTR; false at end-of-file or on an error.
-pub(super) fn read_byte(fd: RawFd) -> bool {
+/// Reads one byte, retrying on EINTR; None at end-of-file or on an error.
+pub(super) fn read_byte(fd: RawFd) -> Option<u8> {
     let mut byte = 0u8;
     loop {
         // SAFETY: one byte into a live stack variable.
         let read = unsafe { libc::read(fd, (&raw mut byte).cast(), 1) };
         if read >= 0 || errno() != libc::EINTR {
-            return read == 1;
+            return (read == 1).then_some(byte);
         }
     }
 }

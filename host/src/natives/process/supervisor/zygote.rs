@@ -52,15 +52,28 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     unsafe { adopt_fds(control, fd_limit) };
     let serving_mask = sys::all_signals_except(ENDING_SIGNALS);
     sys::set_signal_mask(&serving_mask);
+    // A standby that ended before taking a request: the host's child, which only a `Started`
+    // report can name to the host. One is remembered; one more dying before any program runs
+    // is left unreaped.
+    let mut unreaped: pid_t = 0;
     loop {
-        match start_standby(host_pid, fd_limit, &serving_mask) {
-            Ok(taken) => {
-                let took = sys::read_byte(taken);
-                sys::close(taken);
-                // A standby ends without starting a program when its request failed, or without
-                // a request when the host has closed its end.
-                if !took && host_hung_up() {
-                    sys::exit(0);
+        match start_standby(host_pid, fd_limit, &serving_mask, unreaped) {
+            Ok((handover, standby)) => {
+                let took = sys::read_byte(handover) == Some(standby::TOOK);
+                // Once it took a request, its report names it (failed) or it is the program's
+                // supervisor (running): either way the host reaps it.
+                let running = took && sys::read_byte(handover) == Some(standby::RUNNING);
+                sys::close(handover);
+                if running {
+                    unreaped = 0;
+                } else if !took {
+                    // Without a request it ended because the host closed its end, or it was killed.
+                    if host_hung_up() {
+                        sys::exit(0);
+                    }
+                    if unreaped == 0 {
+                        unreaped = standby;
+                    }
                 }
             }
             Err(errno) => refuse_one_request(errno),
@@ -68,9 +81,14 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     }
 }
 
-/// Forks the next standby; returns the pipe end that becomes readable once its program runs
-/// (one byte) or it ends (end-of-file).
-fn start_standby(host_pid: pid_t, fd_limit: c_uint, serving_mask: &libc::sigset_t) -> Result<RawFd, c_int> {
+/// Forks the next standby, handing it `unreaped`; returns the read end of its handover pipe
+/// (see [`standby`]) and its pid.
+fn start_standby(
+    host_pid: pid_t,
+    fd_limit: c_uint,
+    serving_mask: &libc::sigset_t,
+    unreaped: pid_t,
+) -> Result<(RawFd, pid_t), c_int> {
     let mut taken = [-1; 2];
     // SAFETY: `taken` is a valid out-array of two ints.
     if unsafe { libc::pipe2(taken.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -83,12 +101,18 @@ fn start_standby(host_pid: pid_t, fd_limit: c_uint, serving_mask: &libc::sigset_
     let forked = unsafe { sys::fork_sibling() };
     if forked == Ok(0) {
         sys::close(taken_read);
+        let handover = standby::Handover {
+            pipe: taken_write,
+            unreaped,
+        };
         // SAFETY: we are the new standby.
-        unsafe { standby::stand_by(taken_write, host_pid, fd_limit) };
+        unsafe { standby::stand_by(handover, host_pid, fd_limit) };
     }
     sys::set_signal_mask(serving_mask);
     sys::close(taken_write);
-    forked.map(|_| taken_read).inspect_err(|_| sys::close(taken_read))
+    forked
+        .map(|standby| (taken_read, standby))
+        .inspect_err(|_| sys::close(taken_read))
 }
 
 /// True once the host has closed its end of the control socket (or died).

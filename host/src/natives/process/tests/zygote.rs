@@ -172,6 +172,21 @@ fn each_spawn_takes_the_waiting_standby_and_the_zygote_makes_the_next() {
 }
 
 #[test]
+fn a_standby_killed_while_it_waits_is_replaced_and_reaped() {
+    let table = ProcessTable::new();
+    let zygote = zygote_of(&table);
+    let killed = standby_of(zygote);
+    let start = stat_field(killed, 19).expect("the standby's start time");
+    signal(killed, Signal::SIGKILL);
+    wait_until_ended(killed);
+    // Its replacement serves the next spawn, whose report names the dead one to the host.
+    let process = table.spawn(bash("echo served")).expect("spawn");
+    assert_eq!(finished(&process), exited(0));
+    assert_ne!(standby_of(zygote), killed);
+    wait_until_reaped(killed, &start);
+}
+
+#[test]
 fn a_dead_zygote_is_replaced_and_its_processes_run_on() {
     let table = ProcessTable::new();
     let marker = marker(310);
