@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
+use std::time::Duration;
 
 use nix::errno::Errno;
 use nix::fcntl::OFlag;
@@ -13,6 +15,7 @@ use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use super::error::ProcessError;
+use super::pipe_reader::wait_readable;
 use super::spawner::{SendError, Spawner, Zygote};
 use super::spec::SpawnSpec;
 use super::wire::{HEADER_LEN, Header, REPORT_LEN, Report, Stage, encode_blob};
@@ -20,6 +23,9 @@ use super::wiring::ChildStdio;
 
 /// A request lost with a dying zygote is sent once more, to a fresh zygote.
 const ATTEMPTS: usize = 2;
+/// How long a request may wait for a standby to take it. A waiting standby takes it at once;
+/// past this the zygote is not making one (stopped, or wedged) and is replaced.
+const UNTAKEN_LIMIT: Duration = Duration::from_secs(2);
 
 pub(super) struct Launched {
     /// A child of the host; it exits with the program's status once the tree is gone.
@@ -56,7 +62,7 @@ pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> 
     fds.extend(stdio_fds.into_iter().flatten());
     for _ in 0..ATTEMPTS {
         let zygote = spawner.zygote().map_err(spawn_failed)?;
-        match request(&zygote, &header, &mut fds) {
+        match request(spawner, &zygote, &header, &mut fds) {
             Ok(launched) => return Ok(launched),
             Err(Attempt::Lost) => spawner.retire(&zygote),
             Err(Attempt::Failed(err)) => return Err(spawn_failed(err)),
@@ -74,7 +80,12 @@ enum Attempt {
 }
 
 /// One request; `fds[0]` is filled in with this attempt's report pipe.
-fn request(zygote: &Zygote, header: &[u8; HEADER_LEN], fds: &mut [RawFd]) -> Result<Launched, Attempt> {
+fn request(
+    spawner: &Spawner,
+    zygote: &Arc<Zygote>,
+    header: &[u8; HEADER_LEN],
+    fds: &mut [RawFd],
+) -> Result<Launched, Attempt> {
     let (report_read, report_write) =
         nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| Attempt::Failed(errno.into()))?;
     fds[0] = report_write.as_raw_fd();
@@ -86,6 +97,14 @@ fn request(zygote: &Zygote, header: &[u8; HEADER_LEN], fds: &mut [RawFd]) -> Res
     // The zygote has its own copy now; ours would keep the pipe from reporting end-of-file.
     drop(report_write);
     let mut pipe = File::from(report_read);
+    // A report (or end-of-file) comes once a standby took the request and started its
+    // program; a killed zygote drops a request nobody took, which ends in end-of-file: lost,
+    // and sent to a fresh zygote.
+    if !wait_readable(&pipe, UNTAKEN_LIMIT).map_err(|e| Attempt::Failed(io::Error::other(e.to_string())))? {
+        tracing::warn!("the process zygote did not serve a spawn in {UNTAKEN_LIMIT:?}; replacing it");
+        zygote.kill();
+        spawner.retire(zygote);
+    }
     match read_report(&mut pipe).map_err(Attempt::Failed)? {
         None => Err(Attempt::Lost),
         Some(Report::Started {

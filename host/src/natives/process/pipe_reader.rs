@@ -140,7 +140,7 @@ fn queued(source: &File) -> usize {
 }
 
 /// True once a read will not block: data is ready or the write side is closed.
-fn wait_readable(source: &File, timeout: Duration) -> Result<bool, ProcessError> {
+pub(super) fn wait_readable(source: &File, timeout: Duration) -> Result<bool, ProcessError> {
     let deadline = Instant::now().checked_add(timeout);
     loop {
         let remaining = deadline.map(|deadline| deadline.saturating_duration_since(Instant::now()));

@@ -132,6 +132,14 @@ impl Zygote {
         })
     }
 
+    /// Kills a zygote that does not serve (stopped, or wedged). A request still queued on its
+    /// socket goes with it: the socket's last holder is gone, so the fds sent with the request
+    /// are closed, and its report pipe reads end-of-file. A standby that took a request already
+    /// does not depend on the zygote and reports as usual. Reaped when dropped, as always.
+    pub(super) fn kill(&self) {
+        let _ = kill(self.pid, Signal::SIGKILL);
+    }
+
     /// Sends one request datagram: `header` and `fds` (see [`wire`](super::wire)).
     pub(super) fn send(&self, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
         send_request(self.control.as_raw_fd(), header, fds)

@@ -187,6 +187,22 @@ fn a_standby_killed_while_it_waits_is_replaced_and_reaped() {
 }
 
 #[test]
+fn a_stopped_zygote_is_replaced_once_no_standby_takes_a_spawn() {
+    let table = ProcessTable::new();
+    let zygote = zygote_of(&table);
+    let start = stat_field(zygote, 19).expect("the zygote's start time");
+    signal(zygote, Signal::SIGSTOP);
+    // The standby it made before it stopped serves one spawn; the next finds nobody to take it
+    // until the stopped zygote is replaced.
+    for _ in 0..2 {
+        let process = table.spawn(bash("echo served")).expect("spawn");
+        assert_eq!(finished(&process), exited(0));
+    }
+    assert_ne!(zygote_of(&table), zygote);
+    wait_until_reaped(zygote, &start);
+}
+
+#[test]
 fn a_dead_zygote_is_replaced_and_its_processes_run_on() {
     let table = ProcessTable::new();
     let marker = marker(310);
