@@ -80,9 +80,12 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handove
             if pid > 0 {
                 sys::reap(pid);
             }
-            fail(plan.report_fd, stage, errno)
+            standby::refuse(handover, plan.report_fd, stage, errno)
         }
     };
+    // The zygote hears first: killed between the two, this supervisor is left unreaped rather
+    // than named to the host twice (by its own report and as a standby that said nothing).
+    sys::write_all(handover.pipe, &[standby::RUNNING]);
     report(
         plan.report_fd,
         Report::Started {
@@ -91,7 +94,6 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handove
             unreaped: handover.unreaped,
         },
     );
-    sys::write_all(handover.pipe, &[standby::RUNNING]);
     // The report pipe stays, as fd 0, for the `Finished` report.
     sys::move_fd(plan.report_fd, FINISH_FD);
     // SAFETY: we are a supervisor; nothing here owns the other fds any more (the handover pipe

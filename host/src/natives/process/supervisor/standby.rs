@@ -1,15 +1,14 @@
 //! The standby: a supervisor created before its request, so a spawn does not wait for a fork.
 //!
 //! The zygote forks one standby at a time. It becomes a supervisor right away (process group,
-//! subreaper, the host's death watched), then waits on the control socket itself. It tells the
-//! zygote through the *handover* pipe when it takes a request and again once its program runs;
-//! only then does the zygote fork the next standby: forking earlier would compete with the
-//! launch for a CPU. A standby that fails its request exits after the first byte (end-of-file
-//! on the pipe), and its report names it for the host to reap. A standby that ends before
-//! taking a request (killed while it waited) names nobody: the zygote hands its pid to the
-//! next standby, whose `Started` report carries it to the host. A `STOP` request (sent when a
-//! table drops its zygote) makes a waiting standby report its own pid, so the host can reap it,
-//! and exit.
+//! subreaper, the host's death watched), then waits on the control socket itself. Once its
+//! program runs, it tells the zygote through the *handover* pipe, and the zygote forks the next
+//! standby: forking earlier would compete with the launch for a CPU. A standby that fails its
+//! request says so on the pipe before its report names it to the host, which reaps it. A
+//! standby that ends with nothing said (killed while it waited) is named by nobody: the zygote
+//! hands its pid to the next standby, whose `Started` report carries it to the host. A `STOP`
+//! request (sent when a table drops its zygote) makes a waiting standby report its own pid, so
+//! the host can reap it, and exit.
 
 use std::os::fd::RawFd;
 
@@ -19,10 +18,11 @@ use super::super::wire::{STOP, Stage};
 use super::zygote::{Received, plan_of, receive};
 use super::{become_supervisor, fail, run_program, sys};
 
-/// The byte a standby writes on the handover pipe once it has taken a request.
-pub(super) const TOOK: u8 = 1;
-/// The byte it writes once the request's program runs.
-pub(super) const RUNNING: u8 = 2;
+/// The byte a standby writes on the handover pipe once its program runs.
+pub(super) const RUNNING: u8 = 1;
+/// The byte it writes before its report of a failed request names it to the host. Written
+/// first: a standby killed between the two is left unreaped, never reaped twice.
+pub(super) const FAILED: u8 = 2;
 
 /// What a standby passes on.
 #[derive(Clone, Copy)]
@@ -45,7 +45,6 @@ pub(super) unsafe fn stand_by(handover: Handover, host_pid: pid_t, fd_limit: c_u
         // The host closed its end (or died): no more requests will come.
         sys::exit(0)
     };
-    sys::write_all(handover.pipe, &[TOOK]);
     // SAFETY: we are the standby that took `request`.
     unsafe { serve(&request, ready, fd_limit, handover) }
 }
@@ -58,15 +57,21 @@ unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint
         sys::exit(0)
     };
     if request.header == STOP {
-        fail(report_fd, Stage::Zygote, 0)
+        refuse(handover, report_fd, Stage::Zygote, 0)
     }
     let plan = match plan_of(request, fd_limit) {
         Ok(plan) => plan,
-        Err(errno) => fail(report_fd, Stage::Zygote, errno),
+        Err(errno) => refuse(handover, report_fd, Stage::Zygote, errno),
     };
     match ready {
         // SAFETY: we are a supervisor now, with the plan of the request we took.
         Ok(host_alive) => unsafe { run_program(&plan, host_alive, handover) },
-        Err(errno) => fail(report_fd, Stage::Supervisor, errno),
+        Err(errno) => refuse(handover, report_fd, Stage::Supervisor, errno),
     }
+}
+
+/// Tells the zygote the host will reap this standby, then reports the failure (naming it).
+pub(super) fn refuse(handover: Handover, report_fd: RawFd, stage: Stage, errno: c_int) -> ! {
+    sys::write_all(handover.pipe, &[FAILED]);
+    fail(report_fd, stage, errno)
 }

@@ -59,20 +59,21 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     loop {
         match start_standby(host_pid, fd_limit, &serving_mask, unreaped) {
             Ok((handover, standby)) => {
-                let took = sys::read_byte(handover) == Some(standby::TOOK);
-                // Once it took a request, its report names it (failed) or it is the program's
-                // supervisor (running): either way the host reaps it.
-                let running = took && sys::read_byte(handover) == Some(standby::RUNNING);
+                let said = sys::read_byte(handover);
                 sys::close(handover);
-                if running {
-                    unreaped = 0;
-                } else if !took {
-                    // Without a request it ended because the host closed its end, or it was killed.
-                    if host_hung_up() {
-                        sys::exit(0);
-                    }
-                    if unreaped == 0 {
-                        unreaped = standby;
+                match said {
+                    // Its `Started` report carried `unreaped` to the host.
+                    Some(standby::RUNNING) => unreaped = 0,
+                    // Its report names it to the host.
+                    Some(_) => {}
+                    // Ended with nothing said: because the host closed its end, or killed.
+                    None => {
+                        if host_hung_up() {
+                            sys::exit(0);
+                        }
+                        if unreaped == 0 {
+                            unreaped = standby;
+                        }
                     }
                 }
             }
