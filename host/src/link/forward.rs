@@ -6,7 +6,7 @@
 //! provider's own handle. Own handles move, borrows lend; the consumer dropping its handle
 //! drops the provider's.
 
-use super::plan::{Forward, FuncForward};
+use super::plan::FuncForward;
 use crate::lane::Lane;
 use wasmtime::component::{LinkerInstance, ResourceAny, ResourceDynamic, ResourceType, Val};
 use wasmtime::{AsContextMut, Result, StoreContextMut};
@@ -48,13 +48,19 @@ impl Proxies {
     }
 }
 
-/// Define everything `forward` says this import holds in the consumer's linker instance.
-pub fn define(instance: &mut LinkerInstance<'_, Lane>, forward: &Forward, interface: &str) -> Result<()> {
-    for (name, id) in &forward.resources {
+/// Define these resources and functions of an import served by `provider` in a linker
+/// instance.
+pub fn define(
+    instance: &mut LinkerInstance<'_, Lane>,
+    provider: usize,
+    resources: &[&(String, u32)],
+    funcs: &[&FuncForward],
+    interface: &str,
+) -> Result<()> {
+    for (name, id) in resources {
         instance.resource(name, ResourceType::host_dynamic(*id), drop_proxy)?;
     }
-    for func in &forward.funcs {
-        let provider = forward.provider;
+    for func in funcs {
         let FuncForward {
             name,
             slot,

@@ -1,17 +1,17 @@
-//! A world after linking: one InstancePre per component, built from its own linker, ready to
-//! be instantiated in any number of lanes.
+//! A world after linking: one InstancePre per component, built from a linker it shares with
+//! the components whose imports agree with its own, ready to be instantiated in any number of
+//! lanes.
 
 use crate::lane::Lane;
 use crate::link::LinkError;
-use crate::link::forward;
-use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role, Target};
+use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role};
 use crate::natives::HostState;
 use crate::natives::bindings::natives::seam::host::config::WorldSettings;
 use crate::world::file::Limits;
-use crate::world::host_linkers::HostLinkers;
+use crate::world::host_linkers::{HostLinkers, WorldLinkers};
 use std::sync::Arc;
 use wasmtime::Engine;
-use wasmtime::component::{InstancePre, Linker};
+use wasmtime::component::InstancePre;
 
 pub struct LinkedNode {
     pub name: String,
@@ -73,8 +73,10 @@ pub fn link(
     }
     let mut plan = plan::plan(engine, &decls)?;
     let mut nodes = Vec::with_capacity(decls.len());
+    let mut linkers = WorldLinkers::new(linkers, engine);
     for ((index, decl), (config, limits, fingerprint)) in decls.into_iter().enumerate().zip(extras) {
-        let pre = linker_for(linkers, engine, &plan.imports[index])
+        let pre = linkers
+            .for_imports(&plan.imports[index])
             .and_then(|linker| linker.instantiate_pre(&decl.component))
             .map_err(|e| LinkError::Instantiate {
                 component: decl.name.clone(),
@@ -106,22 +108,4 @@ pub fn link(
         key,
         settings,
     })
-}
-
-/// The component's linker: the host-served parts it imports, plus its forwarded and
-/// types-only instances.
-fn linker_for(linkers: &HostLinkers, engine: &Engine, imports: &[plan::ImportPlan]) -> wasmtime::Result<Linker<Lane>> {
-    let mut linker = linkers.for_imports(engine, imports)?;
-    for import in imports {
-        match &import.target {
-            Target::TypesOnly => {
-                linker.instance(&import.name)?;
-            }
-            Target::Provider(f) => {
-                forward::define(&mut linker.instance(&import.name)?, f, &import.name)?;
-            }
-            Target::Wasi | Target::Native | Target::CallContext | Target::Asker => {}
-        }
-    }
-    Ok(linker)
 }
