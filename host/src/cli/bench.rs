@@ -29,11 +29,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     if !args.json {
         say!(
-            "{:<32} {:>12} {:>12} {:>8}  {:<8} goal",
+            "{:<32} {:>12} {:>12} {:>8} {:>10}  {:<8} goal",
             "benchmark",
             "seam",
             "baseline",
             "ratio",
+            "overhead",
             "unit"
         )?;
     }
@@ -53,12 +54,15 @@ fn print_row(row: &Row, json: bool) -> std::io::Result<()> {
         return say!("{}", serde_json::to_string(row).unwrap_or_default());
     }
     let opt = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+    // Goals are ratios (≤ 1.2×) or added costs (≤ +10 ms): both columns, so neither is misread.
+    let overhead = row.baseline.map(|baseline| format!("{:+.3}", row.value - baseline));
     say!(
-        "{:<32} {:>12.3} {:>12} {:>8}  {:<8} {}",
+        "{:<32} {:>12.3} {:>12} {:>8} {:>10}  {:<8} {}",
         row.name,
         row.value,
         opt(row.baseline),
         opt(row.ratio),
+        overhead.unwrap_or_else(|| "-".into()),
         row.unit,
         row.goal
     )
