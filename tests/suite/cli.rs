@@ -118,3 +118,76 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
         assert!(!stderr.contains("panicked"), "seam {args:?}: {stderr}");
     }
 }
+
+/// `seam call` with its own component cache: what a call compiled lands there.
+fn seam_cached(cache: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_seam"))
+        .env("SEAM_CACHE_DIR", cache)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn cached_components(cache: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let entries = std::fs::read_dir(cache).unwrap().map(|e| e.unwrap().path());
+    entries
+        .filter(|p| p.extension().is_some_and(|e| e == "cwasm"))
+        .collect()
+}
+
+#[test]
+fn a_single_call_loads_only_what_its_tool_reaches_once_the_world_is_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let world = dir.path().join("world.toml");
+    std::fs::write(
+        &world,
+        "tools = [\"tool-bash\", \"tool-fs\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+         shell = \"bash-local\"\njobs = \"jobs-local\"\npolicy = \"sandbox-policy\"\n\
+         approval = \"approval-never\"\nfs = \"fs-local\"\n",
+    )
+    .unwrap();
+    let world = world.to_str().unwrap();
+    let call = |tool: &str, args: &str| seam_cached(&cache, &["--world", world, "call", tool, args]);
+
+    // The first call loads (and compiles) the whole world, and records what it learned.
+    let first = call("bash", r#"{"command": "echo one"}"#);
+    assert_eq!(stdout(&first), "one\n", "{}", String::from_utf8_lossy(&first.stderr));
+    let all = cached_components(&cache);
+    assert_eq!(all.len(), 8, "{all:?}");
+
+    // Without the compiled components bash cannot reach, a bash call does not compile them.
+    for entry in &all {
+        std::fs::remove_file(entry).unwrap();
+    }
+    let second = call("bash", r#"{"command": "echo two"}"#);
+    assert_eq!(stdout(&second), "two\n");
+    assert_eq!(cached_components(&cache).len(), 6, "tool-fs and fs-local stay out");
+
+    // A read reaches tool-fs and fs-local.
+    let read = call("read", &format!(r#"{{"file_path": "{world}"}}"#));
+    assert!(read.status.success(), "{}", stdout(&read));
+    assert_eq!(cached_components(&cache).len(), 8);
+
+    // A record that cannot be read costs the full load, nothing else.
+    for record in std::fs::read_dir(cache.join("worlds")).unwrap() {
+        std::fs::write(record.unwrap().path(), "{").unwrap();
+    }
+    let third = call("bash", r#"{"command": "echo three"}"#);
+    assert_eq!(stdout(&third), "three\n");
+}
+
+#[test]
+fn a_refused_world_is_refused_at_every_call_and_never_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let world = dir.path().join("broken.toml");
+    std::fs::write(&world, "tools = [\"tool-bash\"]\n").unwrap();
+    for _ in 0..2 {
+        let out = seam_cached(&cache, &["--world", world.to_str().unwrap(), "call", "bash", "{}"]);
+        assert_eq!(out.status.code(), Some(2), "a world that cannot load is a usage error");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("LINK_MISSING"), "{out:?}");
+    }
+    assert!(!cache.join("worlds").exists());
+}

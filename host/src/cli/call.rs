@@ -23,6 +23,13 @@ pub struct Args {
     batch: bool,
 }
 
+impl Args {
+    /// The tool of a single call; None for a batch.
+    pub fn single_tool(&self) -> Option<&str> {
+        self.tool.as_deref().filter(|_| !self.batch)
+    }
+}
+
 pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     if args.batch {
         return batch(world);

@@ -93,7 +93,9 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Tools(ref args) => load(&cli, None).and_then(|w| left_to_exit(w, |w| tools::run(w, args))),
-        Command::Call(ref args) => load(&cli, None).and_then(|w| left_to_exit(w, |w| call::run(w, args))),
+        Command::Call(ref args) => {
+            load_for_call(&cli, args.single_tool()).and_then(|w| left_to_exit(w, |w| call::run(w, args)))
+        }
         Command::World {
             command: WorldCommand::Check { ref file, json },
         } => check::run(&cli, file.clone(), json),
@@ -145,6 +147,16 @@ fn load(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
 fn load_on(runtime: &Arc<Runtime>, cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
     let file = world_file(cli, file)?;
     World::load(runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+}
+
+/// The world of `seam call`: for one call, what that tool can reach (see `World::load_for`).
+fn load_for_call(cli: &Cli, tool: Option<&str>) -> anyhow::Result<World> {
+    let Some(tool) = tool else {
+        return load(cli, None);
+    };
+    let file = world_file(cli, None)?;
+    World::load_for(&runtime()?, file, cli.workspace.as_deref(), tool)
+        .map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
 }
 
 fn runtime() -> anyhow::Result<Arc<Runtime>> {

@@ -75,6 +75,26 @@ impl ComponentCache {
         self.load_with(engine, hash, || Ok(bytes.to_vec()))
     }
 
+    /// What a full load learned about the world with `key`, if one was recorded.
+    pub fn recalled(&self, key: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.recollection(key)?).ok()
+    }
+
+    /// Record what a full load learned about the world with `key`; a failure only costs
+    /// later processes the full load.
+    pub fn remember(&self, key: &str, bytes: &[u8]) {
+        if let Some(path) = self.recollection(key)
+            && let Err(e) = store(&path, bytes)
+        {
+            tracing::warn!(path = %path.display(), "cannot record a world summary: {e}");
+        }
+    }
+
+    fn recollection(&self, key: &str) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(dir.join("worlds").join(format!("{key}-{}.json", self.engine_key)))
+    }
+
     fn entry(&self, dir: &Path, hash: &str) -> PathBuf {
         dir.join(format!("{hash}-{}.cwasm", self.engine_key))
     }

@@ -150,6 +150,9 @@ pub struct WorldFile {
     /// Prefix of the world's state namespaces when it must survive reloads: set for a world
     /// read from a file (its canonical path), None for one parsed from text.
     pub state_key: Option<String>,
+    /// Content hash of the text and of the directory its relative paths start from: equal
+    /// fingerprints name the same components in the same places.
+    pub fingerprint: String,
 }
 
 /// A world file that cannot be used. Code WORLD_INVALID.
@@ -262,6 +265,7 @@ impl WorldFile {
             config,
             limits: raw.limits,
             state_key: None,
+            fingerprint: super::cache::ComponentCache::content_hash(format!("{}\n{text}", base.display()).as_bytes()),
         })
     }
 }

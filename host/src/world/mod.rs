@@ -9,6 +9,7 @@ pub mod linked;
 mod owners;
 mod retire;
 mod runtime;
+mod summary;
 mod tools;
 
 pub use owners::Released;
@@ -85,6 +86,52 @@ pub struct World {
 impl World {
     /// Load, compile and link a world. `workspace` overrides the world file's.
     pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
+        Self::assemble(runtime, file, workspace, None)
+    }
+
+    /// Load what one call of `tool` needs. When a full load of this same world (same file, same
+    /// components) was recorded, only the components the tool can reach are loaded and linked,
+    /// which is most of a cold `seam call`; otherwise the whole world is loaded and recorded.
+    pub fn load_for(
+        runtime: &Arc<Runtime>,
+        file: WorldFile,
+        workspace: Option<&Path>,
+        tool: &str,
+    ) -> Result<Self, WorldError> {
+        let key = summary::key(&file, &placements(&file));
+        let recalled = key.as_deref().and_then(|key| summary::recall(&runtime.cache, key));
+        if let Some(reach) = recalled.as_ref().and_then(|summary| summary.reach(tool)) {
+            return Self::assemble(runtime, file, workspace, Some(&reach));
+        }
+        let world = Self::load(runtime, file, workspace)?;
+        if let Some(key) = key {
+            summary::record(&runtime.cache, &key, &world.summary());
+        }
+        Ok(world)
+    }
+
+    /// What a full load learned: which component serves each tool, which serve each import.
+    fn summary(&self) -> summary::Summary {
+        summary::Summary {
+            tools: self.tool_nodes.clone(),
+            imports: self
+                .linked
+                .plan
+                .imports
+                .iter()
+                .map(|imports| summary::providers(imports))
+                .collect(),
+        }
+    }
+
+    /// Load the world's components (only those in `keep`, by load order, when given), link
+    /// them and describe their tools.
+    fn assemble(
+        runtime: &Arc<Runtime>,
+        file: WorldFile,
+        workspace: Option<&Path>,
+        keep: Option<&[usize]>,
+    ) -> Result<Self, WorldError> {
         let workspace = workspace
             .map(Path::to_path_buf)
             .or_else(|| file.workspace.clone())
@@ -93,28 +140,9 @@ impl World {
             path: workspace.display().to_string(),
             message: e.to_string(),
         })?;
-
-        let mut wanted = Vec::new();
-        for (seam, stack) in &file.providers {
-            let first = wanted.len();
-            for (depth, component) in stack.iter().enumerate() {
-                let place = Placement {
-                    role: Role::Provider,
-                    inner: (depth + 1 < stack.len()).then_some(first + depth + 1),
-                    visible: depth == 0,
-                    seam: Some(seam),
-                    grants: None,
-                    limits: &file.limits,
-                };
-                wanted.push((component, place));
-            }
-        }
-        for component in &file.tools {
-            wanted.push((component, Placement::tool(None, &file.limits)));
-        }
-        for plugin in &file.plugins {
-            let place = Placement::tool(Some(&plugin.grants), &plugin.limits);
-            wanted.push((&plugin.component, place));
+        let mut wanted = placements(&file);
+        if let Some(keep) = keep {
+            wanted = summary::subset(wanted, keep);
         }
         let inputs = runtime.node_inputs(&file, wanted)?;
         // A world loaded from a file keeps its state namespaces across reloads of that file,
@@ -430,7 +458,36 @@ pub struct GraphNode {
     pub imports: Vec<(String, String)>,
 }
 
+/// Every component of the world in load order, with its place: providers stack by stack
+/// (outermost first), then tools, then plugins.
+fn placements(file: &WorldFile) -> Vec<(&ComponentRef, Placement<'_>)> {
+    let mut wanted = Vec::new();
+    for (seam, stack) in &file.providers {
+        let first = wanted.len();
+        for (depth, component) in stack.iter().enumerate() {
+            let place = Placement {
+                role: Role::Provider,
+                inner: (depth + 1 < stack.len()).then_some(first + depth + 1),
+                visible: depth == 0,
+                seam: Some(seam),
+                grants: None,
+                limits: &file.limits,
+            };
+            wanted.push((component, place));
+        }
+    }
+    for component in &file.tools {
+        wanted.push((component, Placement::tool(None, &file.limits)));
+    }
+    for plugin in &file.plugins {
+        let place = Placement::tool(Some(&plugin.grants), &plugin.limits);
+        wanted.push((&plugin.component, place));
+    }
+    wanted
+}
+
 /// Where a component sits in the world: what linking and lanes need besides its code.
+#[derive(Clone)]
 struct Placement<'a> {
     role: Role,
     inner: Option<usize>,
