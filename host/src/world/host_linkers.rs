@@ -7,7 +7,6 @@
 
 use crate::lane::Lane;
 use crate::link::forward;
-use crate::link::names::InterfaceName;
 use crate::link::plan::{ImportPlan, Target};
 use crate::natives::bindings;
 use std::collections::HashMap;
@@ -77,7 +76,7 @@ impl Shared {
     /// Every import of the component is either new here or served exactly as it is here.
     fn agrees(&self, imports: &[ImportPlan]) -> bool {
         imports.iter().all(|import| {
-            let Some((name, served)) = self.served.get(&identity(&import.name)) else {
+            let Some((name, served)) = self.served.get(identity(&import.name)) else {
                 return true;
             };
             if *name != import.name || *served != Served::of(&import.target) {
@@ -104,7 +103,7 @@ impl Shared {
     fn add(&mut self, imports: &[ImportPlan]) -> wasmtime::Result<()> {
         for import in imports {
             let key = identity(&import.name);
-            let known = self.served.contains_key(&key);
+            let known = self.served.contains_key(key);
             match &import.target {
                 Target::Wasi | Target::Native | Target::CallContext => {}
                 Target::Asker if !known => {
@@ -138,16 +137,16 @@ impl Shared {
             }
             if !known {
                 self.served
-                    .insert(key, (import.name.clone(), Served::of(&import.target)));
+                    .insert(key.to_string(), (import.name.clone(), Served::of(&import.target)));
             }
         }
         Ok(())
     }
 }
 
-/// Names that can serve each other: one interface across versions.
-fn identity(import: &str) -> String {
-    InterfaceName::parse(import).map_or_else(|| import.to_string(), |name| name.unversioned())
+/// Names that can serve each other: one interface across versions (`ns:pkg/iface`).
+fn identity(import: &str) -> &str {
+    import.split_once('@').map_or(import, |(unversioned, _)| unversioned)
 }
 
 /// The linkers of one world being linked.

@@ -78,11 +78,19 @@ fn program_has_its_own_group_under_a_supervisor_holding_only_its_report_pipe() {
     let host = std::process::id().to_string();
     assert_eq!(stat_field(supervisor, 1), Some(host), "supervisor is the host's child");
     let link = |pid: i32, fd: &str| std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok();
-    let supervisor_fds: Vec<String> = std::fs::read_dir(format!("/proc/{supervisor}/fd"))
-        .expect("supervisor fd dir")
-        .map(|entry| entry.expect("fd entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(supervisor_fds, ["0"], "the supervisor holds its report pipe alone");
+    let supervisor_fds = || -> Vec<String> {
+        std::fs::read_dir(format!("/proc/{supervisor}/fd"))
+            .expect("supervisor fd dir")
+            .map(|entry| entry.expect("fd entry").file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    // The supervisor closes what it inherited right after its Started report, which the spawn
+    // may return on first.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while supervisor_fds() != ["0"] && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(supervisor_fds(), ["0"], "the supervisor holds its report pipe alone");
     let report_pipe = link(supervisor, "0").expect("report pipe");
     assert!(report_pipe.to_string_lossy().starts_with("pipe:"), "{report_pipe:?}");
     assert_ne!(Some(report_pipe), link(pid, "0"), "not the program's stdin");
