@@ -487,7 +487,6 @@ fn placements(file: &WorldFile) -> Vec<(&ComponentRef, Placement<'_>)> {
 }
 
 /// Where a component sits in the world: what linking and lanes need besides its code.
-#[derive(Clone)]
 struct Placement<'a> {
     role: Role,
     inner: Option<usize>,
