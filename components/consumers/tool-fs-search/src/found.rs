@@ -22,8 +22,10 @@ pub struct Found {
 /// What was found in one file.
 #[derive(Default)]
 struct Entry {
-    /// Rendered lines (content), or the count (count); nothing for paths.
-    lines: Vec<String>,
+    /// Its lines as rendered, each ending in a newline (content, count); empty for paths. One
+    /// buffer per file rather than a string per line: a search takes thousands of lines, and
+    /// each allocation in the component costs more than the copy.
+    lines: String,
     /// A result of this file was counted (a file with only context lines has none).
     counted: bool,
 }
@@ -57,7 +59,7 @@ impl Found {
     /// One record of ripgrep's output: a path (`--files`) or a JSON message (`--json`).
     pub fn take(&mut self, record: &str) -> Result<Flow, String> {
         match self.mode {
-            Mode::Paths => Ok(self.count_in(record, None)),
+            Mode::Paths => Ok(self.count_in(record)),
             Mode::Grep(mode) => match rg_json::parse(record)? {
                 Some(event) => Ok(self.take_event(mode, event)),
                 None => Ok(Flow::More),
@@ -73,13 +75,19 @@ impl Found {
                     path, is_match: true, ..
                 },
             ) => {
-                if self.entry(&path).counted {
+                if self.files.last().is_some_and(|(last, entry)| entry.counted && same(last, &path)) {
                     return Flow::More;
                 }
-                self.count_in(&path, None)
+                self.count_in(&path)
             }
             (OutputMode::Count, Event::FileEnd { path, matched_lines }) if matched_lines > 0 => {
-                self.count_in(&path, Some(matched_lines.to_string()))
+                let flow = self.count();
+                if flow == Flow::More {
+                    let entry = self.entry(&path);
+                    entry.counted = true;
+                    push_count(&mut entry.lines, &path, matched_lines);
+                }
+                flow
             }
             (
                 OutputMode::Content,
@@ -90,36 +98,42 @@ impl Found {
                     is_match,
                 },
             ) => {
-                let separator = if is_match { ':' } else { '-' };
-                let number = number.map(|n| format!("{n}{separator}")).unwrap_or_default();
-                let line = format!("{path}{separator}{number}{}", cut(&text, self.max_line_chars));
-                if !is_match {
-                    // Context belongs to the matches around it and is not counted.
-                    self.entry(&path).lines.push(line);
-                    return Flow::More;
+                // Context belongs to the matches around it and is not counted.
+                let flow = if is_match { self.count() } else { Flow::More };
+                if flow == Flow::More {
+                    let text = cut(&text, self.max_line_chars);
+                    let entry = self.entry(&path);
+                    entry.counted |= is_match;
+                    push_line(&mut entry.lines, &path, if is_match { ':' } else { '-' }, number, &text);
                 }
-                self.count_in(&path, Some(line))
+                flow
             }
             _ => Flow::More,
         }
     }
 
+    /// A result of `path` with nothing to show but the path.
+    fn count_in(&mut self, path: &str) -> Flow {
+        let flow = self.count();
+        if flow == Flow::More {
+            self.entry(path).counted = true;
+        }
+        flow
+    }
+
     /// Count one result; the one past the limit only proves there are more.
-    fn count_in(&mut self, path: &str, line: Option<String>) -> Flow {
+    fn count(&mut self) -> Flow {
         if self.taken == self.limit {
             self.more = true;
             return Flow::Enough;
         }
         self.taken += 1;
-        let entry = self.entry(path);
-        entry.lines.extend(line);
-        entry.counted = true;
         Flow::More
     }
 
     /// The entry of `path`: the last file's, or a new one.
     fn entry(&mut self, path: &str) -> &mut Entry {
-        if self.files.last().is_none_or(|(last, _)| last != path) {
+        if self.files.last().is_none_or(|(last, _)| !same(last, path)) {
             self.files.push((path.to_owned(), Entry::default()));
         }
         &mut self.files.last_mut().expect("a file was just ensured").1
@@ -131,21 +145,24 @@ impl Found {
 
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
-        let mut out: Vec<String> = Vec::new();
         let mut files: Vec<&(String, Entry)> = self.files.iter().collect();
         // Stable: the parts of a file reported apart keep their order.
         files.sort_by(|(a, _), (b, _)| a.cmp(b));
+        let size: usize = files.iter().map(|(path, entry)| path.len() + entry.lines.len() + 1).sum();
+        let mut out = String::with_capacity(size + 128);
         for parts in files.chunk_by(|(a, _), (b, _)| a == b) {
             // A file with context lines only (its match came past the limit) is left out.
             if !parts.iter().any(|(_, entry)| entry.counted) {
                 continue;
             }
-            let path = &parts[0].0;
-            let lines = parts.iter().flat_map(|(_, entry)| &entry.lines);
             match self.mode {
-                Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => out.push(path.clone()),
-                Mode::Grep(OutputMode::Count) => out.extend(lines.map(|count| format!("{path}:{count}"))),
-                Mode::Grep(OutputMode::Content) => out.extend(lines.cloned()),
+                Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => {
+                    out.push_str(&parts[0].0);
+                    out.push('\n');
+                }
+                Mode::Grep(OutputMode::Count | OutputMode::Content) => {
+                    parts.iter().for_each(|(_, entry)| out.push_str(&entry.lines));
+                }
             }
         }
         if self.more {
@@ -153,13 +170,63 @@ impl Found {
                 Mode::Grep(OutputMode::Content) => "matching lines",
                 _ => "files",
             };
-            out.push(format!(
+            out.push_str(&format!(
                 "[more results: stopped after {} {unit}; narrow the pattern, path or glob, or raise limit]",
                 self.limit
             ));
+        } else {
+            out.pop();
         }
-        out.join("\n")
+        out
     }
+}
+
+/// `a == b`, eight bytes at a time: every record is compared with the last file's path, and
+/// the component's `memcmp` goes a byte at a time.
+fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |chunk: &[u8]| u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+    let (a_words, b_words) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tails_equal = a_words.remainder() == b_words.remainder();
+    tails_equal && a_words.zip(b_words).all(|(x, y)| word(x) == word(y))
+}
+
+/// A line of content: `src/a.rs:12:fn main() {` for a match, `src/a.rs-11-` for context.
+fn push_line(lines: &mut String, path: &str, separator: char, number: Option<u64>, text: &str) {
+    lines.push_str(path);
+    lines.push(separator);
+    if let Some(number) = number {
+        push_decimal(lines, number);
+        lines.push(separator);
+    }
+    lines.push_str(text);
+    lines.push('\n');
+}
+
+/// A file's count: `src/a.rs:3`.
+fn push_count(lines: &mut String, path: &str, count: u64) {
+    lines.push_str(path);
+    lines.push(':');
+    push_decimal(lines, count);
+    lines.push('\n');
+}
+
+/// `n` in decimal, without the formatting machinery (a call per line adds up).
+fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
@@ -241,5 +308,24 @@ mod tests {
     fn long_lines_are_cut() {
         assert_eq!(cut("abcdef\n", 3), "abc… [line truncated]");
         assert_eq!(cut("abc\r\n", 3), "abc");
+    }
+
+    #[test]
+    fn same_paths() {
+        let long = "src/some/deeply/nested/module/file.rs";
+        assert!(same(long, &long.to_owned()));
+        assert!(same("", ""));
+        assert!(!same(long, "src/some/deeply/nested/module/file.rx"));
+        assert!(!same("x/abcdefgh", "y/abcdefgh"));
+        assert!(!same("abc", "abcd"));
+    }
+
+    #[test]
+    fn decimals() {
+        for n in [0, 7, 10, 12345, u64::MAX] {
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 }
