@@ -68,6 +68,9 @@ impl OutputWiring {
             }),
             OutputSpec::Pipe | OutputSpec::Collect(_) => {
                 let (read, write) = cloexec_pipe()?;
+                if matches!(spec, OutputSpec::Pipe) {
+                    widen(&read);
+                }
                 Ok(Self {
                     child_fd: Some(write),
                     host: Some(File::from(read)),
@@ -89,6 +92,16 @@ impl OutputWiring {
 
 fn cloexec_pipe() -> Result<(OwnedFd, OwnedFd), ProcessError> {
     nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| ProcessError::io("creating a pipe")(errno.into()))
+}
+
+/// Room for a program to run ahead of a reader that reads on demand: with the default 64 KiB a
+/// search printing as it goes stalls every time its reader stops to parse what it has.
+const PIPE_BYTES: nix::libc::c_int = 1 << 20;
+
+/// Best effort: past the system's limits (`/proc/sys/fs/pipe-max-size`, a user's pipe pages)
+/// the pipe keeps its default size.
+fn widen(pipe: &OwnedFd) {
+    let _ = nix::fcntl::fcntl(pipe, nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
 }
 
 fn duplicate(fd: BorrowedFd<'_>) -> Result<OwnedFd, ProcessError> {
