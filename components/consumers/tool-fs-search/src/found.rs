@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use seam_guest::text::{cut_line, push_decimal};
+
 use crate::args::OutputMode;
 use crate::rg_json::{self, Event};
 use crate::run::Flow;
@@ -75,7 +77,11 @@ impl Found {
                     path, is_match: true, ..
                 },
             ) => {
-                if self.files.last().is_some_and(|(last, entry)| entry.counted && same(last, &path)) {
+                if self
+                    .files
+                    .last()
+                    .is_some_and(|(last, entry)| entry.counted && same(last, &path))
+                {
                     return Flow::More;
                 }
                 self.count_in(&path)
@@ -148,7 +154,10 @@ impl Found {
         let mut files: Vec<&(String, Entry)> = self.files.iter().collect();
         // Stable: the parts of a file reported apart keep their order.
         files.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let size: usize = files.iter().map(|(path, entry)| path.len() + entry.lines.len() + 1).sum();
+        let size: usize = files
+            .iter()
+            .map(|(path, entry)| path.len() + entry.lines.len() + 1)
+            .sum();
         let mut out = String::with_capacity(size + 128);
         for parts in files.chunk_by(|(a, _), (b, _)| a == b) {
             // A file with context lines only (its match came past the limit) is left out.
@@ -199,7 +208,7 @@ fn push_line(lines: &mut String, path: &str, separator: char, number: Option<u64
     lines.push_str(path);
     lines.push(separator);
     if let Some(number) = number {
-        push_decimal(lines, number);
+        push_decimal(lines, number, 0);
         lines.push(separator);
     }
     lines.push_str(text);
@@ -210,35 +219,13 @@ fn push_line(lines: &mut String, path: &str, separator: char, number: Option<u64
 fn push_count(lines: &mut String, path: &str, count: u64) {
     lines.push_str(path);
     lines.push(':');
-    push_decimal(lines, count);
+    push_decimal(lines, count, 0);
     lines.push('\n');
 }
 
-/// `n` in decimal, without the formatting machinery (a call per line adds up).
-fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
-}
-
+/// A line as shown: without its line end, cut after `max_chars` characters.
 fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
-    let text = text.trim_end_matches(['\n', '\r']);
-    // A line of at most `max_chars` bytes has at most that many characters.
-    if text.len() <= max_chars {
-        return text.into();
-    }
-    match text.char_indices().nth(max_chars) {
-        Some((at, _)) => format!("{}… [line truncated]", &text[..at]).into(),
-        None => text.into(),
-    }
+    cut_line(text.trim_end_matches(['\n', '\r']), max_chars)
 }
 
 #[cfg(test)]
@@ -318,14 +305,5 @@ mod tests {
         assert!(!same(long, "src/some/deeply/nested/module/file.rx"));
         assert!(!same("x/abcdefgh", "y/abcdefgh"));
         assert!(!same("abc", "abcd"));
-    }
-
-    #[test]
-    fn decimals() {
-        for n in [0, 7, 10, 12345, u64::MAX] {
-            let mut out = String::from("x");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
-        }
     }
 }

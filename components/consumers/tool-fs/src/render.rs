@@ -21,7 +21,10 @@ pub struct Lines<'a> {
     pub size: u64,
 }
 
-const TRUNCATED_LINE: &str = "… [line truncated]";
+use seam_guest::text::{cut_line, push_decimal};
+
+/// Columns of a line number, as `cat -n` shows it.
+const NUMBER_WIDTH: usize = 6;
 
 pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
     if lines.size == 0 {
@@ -39,9 +42,9 @@ pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
         // Appended in place and taken back when over the bound: a `format!` per line cost more
         // than reading the lines.
         let start = out.len();
-        push_number(&mut out, next);
+        push_decimal(&mut out, next as u64, NUMBER_WIDTH);
         out.push('\t');
-        out.push_str(&cut(line, window.max_line_chars));
+        out.push_str(&cut_line(line, window.max_line_chars));
         out.push('\n');
         if out.len() > window.max_output_bytes && next > first {
             out.truncate(start);
@@ -60,33 +63,6 @@ pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
         out.truncate(out.trim_end_matches('\n').len());
     }
     out
-}
-
-/// `{n:>6}`: right-aligned in six columns, wider when it needs to be.
-fn push_number(out: &mut String, n: usize) {
-    let mut digits = [b' '; 20];
-    let (mut at, mut rest) = (digits.len(), n);
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let from = at.min(digits.len() - 6);
-    out.extend(digits[from..].iter().map(|&d| char::from(d)));
-}
-
-fn cut(line: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
-    // A line of at most `max_chars` bytes has at most that many characters.
-    if line.len() <= max_chars {
-        return line.into();
-    }
-    match line.char_indices().nth(max_chars) {
-        Some((at, _)) => format!("{}{TRUNCATED_LINE}", &line[..at]).into(),
-        None => line.into(),
-    }
 }
 
 #[cfg(test)]
@@ -148,15 +124,6 @@ mod tests {
             numbered(&more("a\nb\n", 100), &window(7, 2)),
             "     7\ta\n     8\tb\n[lines 7-8; more follow (100 bytes in all): continue with offset=9]"
         );
-    }
-
-    #[test]
-    fn numbers_are_right_aligned_in_six_columns() {
-        for n in [0, 7, 42, 99_999, 999_999, 1_000_000, 123_456_789_012] {
-            let mut out = String::new();
-            push_number(&mut out, n);
-            assert_eq!(out, format!("{n:>6}"));
-        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod json_scan;
 pub mod output;
 #[cfg(feature = "plugin")]
 pub mod plugin;
+pub mod text;
 pub mod tool_result;
 
 pub use args::ArgsError;
