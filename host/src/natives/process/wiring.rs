@@ -95,8 +95,10 @@ fn cloexec_pipe() -> Result<(OwnedFd, OwnedFd), ProcessError> {
 }
 
 /// Room for a program to run ahead of a reader that reads on demand: with the default 64 KiB a
-/// search printing as it goes stalls every time its reader stops to parse what it has.
-const PIPE_BYTES: nix::libc::c_int = 1 << 20;
+/// search printing as it goes stalls every time its reader stops to parse what it has. 1 MiB
+/// did no better; every widened pipe is charged against its user's pipe pages (16,384 by
+/// default, past which the user's new pipes get two pages), so 256 of these fit.
+const PIPE_BYTES: nix::libc::c_int = 1 << 18;
 
 /// Best effort: past the system's limits (`/proc/sys/fs/pipe-max-size`, a user's pipe pages)
 /// the pipe keeps its default size.
