@@ -87,27 +87,17 @@ fn print_content(result: &ToolResult) -> std::io::Result<()> {
     Ok(())
 }
 
+/// One batch line: a call, {"tool": NAME, "args": {...}}, or a change of the session's standing
+/// sandbox mode, as a user would make between calls: {"sandbox_mode": "workspace-write"}.
+/// The arguments stay the text they were: a call's JSON (a whole file for a write) is parsed
+/// once, by the tool.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BatchCall {
-    tool: String,
-    #[serde(default)]
-    args: serde_json::Value,
-}
-
-/// A batch line that changes the session's standing sandbox mode, as a user would between
-/// calls: {"sandbox_mode": "workspace-write"}.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SetMode {
-    sandbox_mode: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(untagged)]
-enum BatchLine {
-    Call(BatchCall),
-    SetMode(SetMode),
+struct BatchLine<'a> {
+    tool: Option<String>,
+    #[serde(borrow)]
+    args: Option<&'a serde_json::value::RawValue>,
+    sandbox_mode: Option<String>,
 }
 
 fn batch(world: &World) -> anyhow::Result<ExitCode> {
@@ -118,17 +108,23 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
         if line.trim().is_empty() {
             continue;
         }
-        let result = match serde_json::from_str::<BatchLine>(&line) {
-            Ok(BatchLine::Call(call)) => {
-                let arguments = if call.args.is_null() {
-                    "{}".to_string()
-                } else {
-                    call.args.to_string()
-                };
-                world.call(&call.tool, &arguments, context(world, &format!("batch-{}", index + 1)))
+        let parsed = serde_json::from_str::<BatchLine<'_>>(&line);
+        let result = match parsed {
+            Ok(BatchLine {
+                tool: Some(tool),
+                args,
+                sandbox_mode: None,
+            }) => {
+                let arguments = args.map_or("null", |args| args.get());
+                let arguments = if arguments == "null" { "{}" } else { arguments };
+                world.call(&tool, arguments, context(world, &format!("batch-{}", index + 1)))
             }
-            Ok(BatchLine::SetMode(set)) => set_mode(world, &set.sandbox_mode),
-            Err(_) => ToolResult::error(
+            Ok(BatchLine {
+                tool: None,
+                args: None,
+                sandbox_mode: Some(mode),
+            }) => set_mode(world, &mode),
+            _ => ToolResult::error(
                 "INVALID_REQUEST",
                 format!(
                     "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}} or {{\"sandbox_mode\": MODE}}",
