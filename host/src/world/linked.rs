@@ -7,6 +7,7 @@ use crate::link::LinkError;
 use crate::link::plan::{self, NodeDecl, Plan, ResourceSlot, Role};
 use crate::natives::HostState;
 use crate::natives::bindings::natives::seam::host::config::WorldSettings;
+use crate::natives::bindings::tool::PluginIndices;
 use crate::world::file::Limits;
 use crate::world::host_linkers::{HostLinkers, WorldLinkers};
 use std::sync::Arc;
@@ -17,6 +18,8 @@ pub struct LinkedNode {
     pub name: String,
     pub role: Role,
     pub pre: InstancePre<Lane>,
+    /// Where a tool's exports are, found once: a call loads them from its instance by index.
+    pub tool: Option<PluginIndices>,
     /// The component's settings from the world file, as a JSON object.
     pub config: String,
     /// The names of the interfaces it exports.
@@ -82,6 +85,13 @@ pub fn link(
                 component: decl.name.clone(),
                 message: format!("{e:#}"),
             })?;
+        let tool = match decl.role {
+            Role::Tool => Some(PluginIndices::new(&pre).map_err(|e| LinkError::Instantiate {
+                component: decl.name.clone(),
+                message: format!("a tool component must export seam:tool/tool: {e:#}"),
+            })?),
+            Role::Provider => None,
+        };
         let exports = decl
             .component
             .component_type()
@@ -92,6 +102,7 @@ pub fn link(
             name: decl.name,
             role: decl.role,
             pre,
+            tool,
             config,
             exports,
             limits,

@@ -230,10 +230,15 @@ impl World {
         f: impl FnOnce(&mut Store<Lane>, &tool_bindings::Plugin) -> wasmtime::Result<R>,
     ) -> Result<R, String> {
         let mut store = self.tool_store(node, call);
-        let outcome = Lane::instance(&mut store.as_context_mut(), node)
-            .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
-            .and_then(|plugin| f(&mut store, &plugin));
+        let outcome = self.plugin(&mut store, node).and_then(|plugin| f(&mut store, &plugin));
         outcome.map_err(|e| store.data().fault(&e, node).message)
+    }
+
+    /// The tool component `node` instantiated in `store`, its exports found by index.
+    fn plugin(&self, store: &mut Store<Lane>, node: usize) -> wasmtime::Result<tool_bindings::Plugin> {
+        let instance = Lane::instance(&mut store.as_context_mut(), node)?;
+        let indices = self.linked.nodes[node].tool.as_ref().expect("linked tools have indices");
+        indices.load(store, &instance)
     }
 
     /// A lane serving one call of the tool component `node`, under that tool's limits (a
@@ -330,8 +335,8 @@ impl World {
             call_id: &call_id,
         };
         let mut store = self.tool_store(node, call);
-        let outcome = Lane::instance(&mut store.as_context_mut(), node)
-            .and_then(|instance| tool_bindings::Plugin::new(&mut store, &instance))
+        let outcome = self
+            .plugin(&mut store, node)
             .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, request));
         let result = match outcome {
             Ok(result) => ToolResult::from_wit(result),
