@@ -237,7 +237,10 @@ impl World {
     /// The tool component `node` instantiated in `store`, its exports found by index.
     fn plugin(&self, store: &mut Store<Lane>, node: usize) -> wasmtime::Result<tool_bindings::Plugin> {
         let instance = Lane::instance(&mut store.as_context_mut(), node)?;
-        let indices = self.linked.nodes[node].tool.as_ref().expect("linked tools have indices");
+        let indices = self.linked.nodes[node]
+            .tool
+            .as_ref()
+            .expect("linked tools have indices");
         indices.load(store, &instance)
     }
 
