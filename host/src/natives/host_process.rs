@@ -1,7 +1,7 @@
 //! seam:host/process over the native process shim.
 
 use super::bindings::natives::seam::host::process as wit;
-use super::process::{self, Process, ProcessError};
+use super::process::{self, Farewell, Process, ProcessError};
 use super::sandbox_launch::which::is_executable_file;
 use crate::lane::Lane;
 use std::path::{Path, PathBuf};
@@ -211,11 +211,20 @@ impl wit::HostChild for Lane {
         Ok(())
     }
 
-    fn detach_until_idle(&mut self, this: Resource<ChildHandle>, idle_ms: u32) -> Result<()> {
+    fn detach_until_idle(
+        &mut self,
+        this: Resource<ChildHandle>,
+        idle_ms: u32,
+        farewell: Option<wit::Farewell>,
+    ) -> Result<()> {
         let id = self.table.get(&this)?.process.id();
         wit::HostChild::detach(self, this)?;
         let idle = Duration::from_millis(idle_ms.into());
-        self.linked.host.processes.expire_when_idle(id, idle);
+        let farewell = farewell.map(|farewell| Farewell {
+            stdin: farewell.stdin,
+            wait: Duration::from_millis(farewell.wait_ms.into()),
+        });
+        self.linked.host.processes.expire_when_idle(id, idle, farewell);
         Ok(())
     }
 

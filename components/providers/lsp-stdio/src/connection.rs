@@ -10,12 +10,13 @@ use serde_json::{Value, json};
 use crate::activity::Activity;
 use crate::bindings::seam::host::state;
 use crate::bindings::seam::subprocess::subprocess::{self, Process};
-use crate::bindings::seam::subprocess::types::{Collect, Input, Output, SpawnSpec};
+use crate::bindings::seam::subprocess::types::{Collect, Farewell, Input, Output, SpawnSpec};
 use crate::bindings::seam::tool::context;
 use crate::clock::{left, now_ms};
 use crate::config::Config;
 use crate::document::Workspace;
 use crate::encoding::Encoding;
+use crate::framing;
 use crate::lease::Lease;
 use crate::message::{self, Incoming};
 use crate::registry::Entry;
@@ -77,6 +78,19 @@ pub fn discard(key: &str) {
     }
     state::delete(&saved_key(key));
     state::delete(&carry_key(key));
+}
+
+/// What the host says to a server that idles out (no call runs then, so nobody reads the
+/// answer): `shutdown` (id 0, which no request of a connection uses) and `exit`, with the
+/// shutdown timeout to exit on its own before its tree is terminated.
+fn farewell(config: &Config) -> Farewell {
+    let mut wire = String::new();
+    framing::encode_into(&mut wire, &message::request(0, "shutdown", Value::Null));
+    framing::encode_into(&mut wire, &message::notification("exit", Value::Null));
+    Farewell {
+        stdin: wire.into_bytes(),
+        wait_ms: config.shutdown_timeout_ms,
+    }
 }
 
 fn load(key: &str) -> Option<Saved> {
@@ -149,7 +163,7 @@ impl<'a> Connection<'a> {
         // The server outlives this call: later queries attach to it until it idles out.
         match config.idle_timeout_ms {
             0 => process.detach(),
-            idle_ms => process.detach_until_idle(idle_ms),
+            idle_ms => process.detach_until_idle(idle_ms, Some(&farewell(config))),
         }
         let saved = Saved {
             process: process.id(),
@@ -375,5 +389,31 @@ impl<'a> Connection<'a> {
         self.transport.process.terminate();
         state::delete(&saved_key(&self.key));
         state::delete(&carry_key(&self.key));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framing::Decoder;
+
+    #[test]
+    fn an_idle_server_is_told_shutdown_then_exit_within_the_shutdown_timeout() {
+        let config = Config::default();
+        let farewell = farewell(&config);
+        assert_eq!(farewell.wait_ms, config.shutdown_timeout_ms);
+        let mut decoder = Decoder::default();
+        decoder.push(&farewell.stdin);
+        let mut messages = Vec::new();
+        while let Some(frame) = decoder.next_frame(1024).expect("well framed") {
+            messages.push(serde_json::from_slice::<Value>(&frame).expect("JSON"));
+        }
+        assert_eq!(
+            messages,
+            [
+                json!({"jsonrpc": "2.0", "id": 0, "method": "shutdown", "params": null}),
+                json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+            ]
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestProcess;
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{Chunk, Error, Outcome, PipeRead, PipeText, Stream};
+use crate::bindings::seam::subprocess::types::{Chunk, Error, Farewell, Outcome, PipeRead, PipeText, Stream};
 use crate::errors;
 
 /// Dropping it drops the host child, which terminates the tree unless it was detached.
@@ -68,7 +68,7 @@ impl GuestProcess for LocalProcess {
         self.child.detach();
     }
 
-    fn detach_until_idle(&self, idle_ms: u32) {
-        self.child.detach_until_idle(idle_ms);
+    fn detach_until_idle(&self, idle_ms: u32, farewell: Option<Farewell>) {
+        self.child.detach_until_idle(idle_ms, farewell.map(Into::into).as_ref());
     }
 }

@@ -2,7 +2,9 @@
 //! outcomes and reads; these conversions move values across, field for field.
 
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{Chunk, Collect, Input, Outcome, Output, PipeRead, PipeText, Stream};
+use crate::bindings::seam::subprocess::types::{
+    Chunk, Collect, Farewell, Input, Outcome, Output, PipeRead, PipeText, Stream,
+};
 
 impl From<Collect> for host::Collect {
     fn from(collect: Collect) -> Self {
@@ -72,6 +74,15 @@ impl From<host::PipeRead> for PipeRead {
         Self {
             data: read.data,
             eof: read.eof,
+        }
+    }
+}
+
+impl From<Farewell> for host::Farewell {
+    fn from(farewell: Farewell) -> Self {
+        Self {
+            stdin: farewell.stdin,
+            wait_ms: farewell.wait_ms,
         }
     }
 }

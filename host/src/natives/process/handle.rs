@@ -49,6 +49,12 @@ impl Process {
         self.stdin.write(data)
     }
 
+    /// Writes all of `data` to a `Pipe` stdin if it fits now; false (nothing written) if the
+    /// pipe has no room for it, is closed, or is not a pipe.
+    pub fn try_write_stdin(&self, data: &[u8]) -> bool {
+        self.stdin.try_write(data)
+    }
+
     /// Closes a `Pipe` stdin so the program sees end-of-file. Idempotent.
     pub fn close_stdin(&self) {
         self.stdin.close();

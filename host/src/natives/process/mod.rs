@@ -25,6 +25,7 @@
 
 mod collect;
 mod error;
+mod farewell;
 mod handle;
 mod launch;
 mod outcome;
@@ -47,6 +48,7 @@ mod tests;
 
 pub use collect::Chunk;
 pub use error::ProcessError;
+pub use farewell::Farewell;
 pub use handle::Process;
 pub use outcome::Outcome;
 pub use pipe_reader::{PipeRead, PipeText};

@@ -32,6 +32,20 @@ impl StdinPipe {
         })
     }
 
+    /// `write` without blocking, for data of at most `PIPE_BUF` bytes, which a pipe takes whole or
+    /// not at all. The pipe stays non-blocking: this is for a last message before closing it.
+    pub(super) fn try_write(&self, data: &[u8]) -> bool {
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(file) = sink.as_mut() else {
+            return false;
+        };
+        let flags = nix::fcntl::OFlag::O_WRONLY | nix::fcntl::OFlag::O_NONBLOCK;
+        if nix::fcntl::fcntl(&*file, nix::fcntl::FcntlArg::F_SETFL(flags)).is_err() {
+            return false;
+        }
+        data.len() <= nix::libc::PIPE_BUF && file.write(data).is_ok_and(|n| n == data.len())
+    }
+
     /// Closes the pipe so the program sees end-of-file. Idempotent.
     pub(super) fn close(&self) {
         self.sink.lock().unwrap_or_else(PoisonError::into_inner).take();

@@ -7,6 +7,7 @@ use std::thread::Thread;
 use std::time::{Duration, Instant};
 
 use super::error::ProcessError;
+use super::farewell::Farewell;
 use super::handle::Process;
 use super::spawner::Spawner;
 use super::spec::SpawnSpec;
@@ -35,6 +36,7 @@ struct Entry {
 struct IdleLimit {
     after: Duration,
     last_held: Instant,
+    farewell: Option<Farewell>,
 }
 
 /// Longest sleep of the idle reaper, so it notices a dropped table soon enough.
@@ -76,14 +78,16 @@ impl ProcessTable {
         drop(removed);
     }
 
-    /// Ends the process once no handle but the table's has been held for `after`: its tree is
-    /// terminated and the table forgets it. For servers that later calls attach to, so they do
-    /// not outlive their use (nor the world that started them).
-    pub fn expire_when_idle(&self, id: u64, after: Duration) {
+    /// Ends the process once no handle but the table's has been held for `after`: it is given
+    /// its `farewell`, if any, then its tree is terminated and the table forgets it. For servers
+    /// that later calls attach to, so they do not outlive their use (nor the world that started
+    /// them).
+    pub fn expire_when_idle(&self, id: u64, after: Duration, farewell: Option<Farewell>) {
         if let Some(entry) = lock(&self.entries).get_mut(&id) {
             entry.idle = Some(IdleLimit {
                 after,
                 last_held: Instant::now(),
+                farewell,
             });
         }
         self.wake_idle_reaper();
@@ -158,7 +162,7 @@ fn reap_idle_until_dropped(entries: &Weak<Entries>) {
 }
 
 /// Forgets the processes idle past their limit (dropping the last handle terminates a running
-/// tree) and says how long until the next one may be due.
+/// tree, after its farewell) and says how long until the next one may be due.
 fn reap_idle(entries: &Entries, now: Instant) -> Duration {
     let mut expired = Vec::new();
     let mut next = REAPER_NAP;
@@ -177,18 +181,21 @@ fn reap_idle(entries: &Entries, now: Instant) -> Duration {
                 next = next.min(idle.after - idle_for);
                 return true;
             }
-            expired.push(Arc::clone(&entry.process));
+            expired.push((Arc::clone(&entry.process), idle.farewell.take()));
             false
         });
     }
-    for process in &expired {
+    // Outside the lock: each last handle's drop signals its tree, which ends in the background.
+    for (process, farewell) in expired {
         tracing::debug!(
             id = process.id(),
             pid = process.pid(),
             "ending a process that idled out"
         );
+        match farewell {
+            Some(farewell) => farewell.say(process),
+            None => drop(process),
+        }
     }
-    // Dropped outside the lock: each drop signals its tree, which ends in the background.
-    drop(expired);
     next
 }

@@ -4,7 +4,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::*;
-use crate::natives::process::ProcessTable;
+use crate::natives::process::{Farewell, ProcessTable};
 
 const IDLE: Duration = Duration::from_millis(300);
 
@@ -12,7 +12,7 @@ fn idle_sleeper(table: &ProcessTable) -> (u64, String, Vec<Sighting>) {
     let marker = marker(300);
     let process = table.spawn(spec(&["/usr/bin/sleep", &marker])).expect("spawn");
     let id = process.id();
-    table.expire_when_idle(id, IDLE);
+    table.expire_when_idle(id, IDLE, None);
     drop(process);
     let sightings = wait_for_sleeps(&marker, 1);
     (id, marker, sightings)
@@ -56,4 +56,52 @@ fn processes_without_a_limit_are_left_alone() {
         "a process without a limit was ended"
     );
     table.get(kept_id).expect("still known").terminate();
+}
+
+/// Spawned with a stdin pipe the host writes, left to idle out with `farewell`.
+fn idle_with_farewell(table: &ProcessTable, mut spec: SpawnSpec, farewell: Farewell) -> u64 {
+    spec.stdin = StdinSpec::Pipe;
+    let process = table.spawn(spec).expect("spawn");
+    let id = process.id();
+    table.expire_when_idle(id, IDLE, Some(farewell));
+    id
+}
+
+#[test]
+fn an_idle_process_is_told_its_farewell_and_may_exit_on_its_own() {
+    let table = ProcessTable::new();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("log");
+    // Killed at once, it would never write "finished"; told, it reads to end-of-file and does.
+    let script = format!("cat > {0}; echo finished >> {0}", log.display());
+    let farewell = Farewell {
+        stdin: b"shutdown\n".to_vec(),
+        wait: Duration::from_secs(10),
+    };
+    let id = idle_with_farewell(&table, bash(&script), farewell);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let said = || fs::read_to_string(&log).unwrap_or_default() == "shutdown\nfinished\n";
+    while !said() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        said(),
+        "the process did not get its farewell: {:?}",
+        fs::read_to_string(&log)
+    );
+    assert!(table.get(id).is_none(), "an idled-out process is forgotten");
+}
+
+#[test]
+fn an_idle_process_that_ignores_its_farewell_is_ended_after_the_wait() {
+    let table = ProcessTable::new();
+    let marker = marker(300);
+    let farewell = Farewell {
+        stdin: b"shutdown\n".to_vec(),
+        wait: Duration::from_millis(300),
+    };
+    let id = idle_with_farewell(&table, spec(&["/usr/bin/sleep", &marker]), farewell);
+    let sightings = wait_for_sleeps(&marker, 1);
+    assert_all_gone_within(&marker, &sightings, Duration::from_secs(5));
+    assert!(table.get(id).is_none(), "an idled-out process is forgotten");
 }
