@@ -119,6 +119,28 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
     Ok(())
 }
 
+/// Rows measured in several rounds of the same groups, each as measured in its median round
+/// (by ratio; by value when it has no baseline). One slow or fast round moves no verdict, and a
+/// row's value, baseline and ratio still come from one run side by side. Rows keep the order in
+/// which they were first measured.
+pub fn median_rows(rounds: Vec<Vec<Row>>) -> Vec<Row> {
+    let mut by_name: Vec<Vec<Row>> = Vec::new();
+    for row in rounds.into_iter().flatten() {
+        match by_name.iter_mut().find(|rows| rows[0].name == row.name) {
+            Some(rows) => rows.push(row),
+            None => by_name.push(vec![row]),
+        }
+    }
+    let key = |row: &Row| row.ratio.unwrap_or(row.value);
+    by_name
+        .into_iter()
+        .map(|mut rows| {
+            rows.sort_by(|a, b| key(a).total_cmp(&key(b)));
+            rows.swap_remove(rows.len() / 2)
+        })
+        .collect()
+}
+
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     samples[samples.len() / 2]
@@ -467,5 +489,53 @@ impl RpcClient {
         self.stdin.write_all(&line)?;
         self.stdin.flush()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &'static str, value: f64, baseline: Option<f64>) -> Row {
+        match baseline {
+            Some(baseline) => Row::versus(name, value, baseline, "ms", "—"),
+            None => Row {
+                name,
+                value,
+                baseline: None,
+                ratio: None,
+                unit: "µs",
+                goal: "—",
+            },
+        }
+    }
+
+    #[test]
+    fn each_row_comes_whole_from_its_median_round() {
+        let rounds = vec![
+            vec![row("a", 3.0, Some(1.0)), row("b", 50.0, None)],
+            vec![row("a", 2.0, Some(2.0)), row("b", 90.0, None)],
+            vec![row("a", 2.4, Some(1.2)), row("b", 40.0, None)],
+        ];
+        let rows = median_rows(rounds);
+        let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+        assert_eq!(names, ["a", "b"]);
+        // By ratio (3, 1, 2): the third round's, its value and baseline with it.
+        assert_eq!(
+            (rows[0].value, rows[0].baseline, rows[0].ratio),
+            (2.4, Some(1.2), Some(2.0))
+        );
+        // Without a baseline, by value.
+        assert_eq!(rows[1].value, 50.0);
+    }
+
+    #[test]
+    fn a_row_missing_from_some_rounds_is_kept() {
+        let rows = median_rows(vec![
+            vec![row("a", 1.0, None)],
+            vec![row("a", 3.0, None), row("c", 7.0, None)],
+        ]);
+        let got: Vec<(&str, f64)> = rows.iter().map(|r| (r.name, r.value)).collect();
+        assert_eq!(got, [("a", 3.0), ("c", 7.0)]);
     }
 }

@@ -97,6 +97,30 @@ fn help_teaches() {
 }
 
 #[test]
+fn bench_rounds_print_each_row_once_from_its_median_round() {
+    let out = seam(
+        &["bench", "--quick", "--json", "--only", "crossing", "--rounds", "3"],
+        None,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 1, "one row, not one per round: {rows:?}");
+    assert_eq!(rows[0]["name"], "seam_crossing_vs_direct_call");
+    let ratio = rows[0]["ratio"].as_f64().unwrap();
+    let (value, baseline) = (
+        rows[0]["value"].as_f64().unwrap(),
+        rows[0]["baseline"].as_f64().unwrap(),
+    );
+    assert!(
+        (ratio - value / baseline).abs() < 1e-9,
+        "the row comes whole from one round"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("round 3 of 3"));
+    let refused = seam(&["bench", "--rounds", "0"], None);
+    assert_eq!(refused.status.code(), Some(2), "clap refuses zero rounds");
+}
+
+#[test]
 fn a_reader_that_goes_away_ends_the_command_quietly() {
     for args in [
         &["tools"][..],

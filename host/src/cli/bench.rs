@@ -15,6 +15,10 @@ pub struct Args {
     /// Run only these groups (comma-separated or repeated).
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(bench::GROUPS))]
     only: Vec<String>,
+    /// Run the selected groups N times and print each row from its median round (by ratio, else by
+    /// value): steadier verdicts on a busy machine. Rows print once all rounds are done.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=99))]
+    rounds: u32,
 }
 
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
@@ -38,14 +42,28 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             "unit"
         )?;
     }
-    // Rows print as they are measured; once stdout fails the rest are measured unprinted.
-    let mut printed = Ok(());
-    bench::run(&super::runtime()?, &options, |row: Row| {
-        if printed.is_ok() {
-            printed = print_row(&row, args.json);
-        }
-    })?;
-    printed?;
+    let runtime = super::runtime()?;
+    if args.rounds == 1 {
+        // Rows print as they are measured; once stdout fails the rest are measured unprinted.
+        let mut printed = Ok(());
+        bench::run(&runtime, &options, |row: Row| {
+            if printed.is_ok() {
+                printed = print_row(&row, args.json);
+            }
+        })?;
+        printed?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut rounds = Vec::new();
+    for round in 1..=args.rounds {
+        eprintln!("seam bench: round {round} of {}", args.rounds);
+        let mut rows = Vec::new();
+        bench::run(&runtime, &options, |row| rows.push(row))?;
+        rounds.push(rows);
+    }
+    for row in bench::median_rows(rounds) {
+        print_row(&row, args.json)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
