@@ -51,15 +51,26 @@ pub fn bash(world: &World, command: &str) -> ToolResult {
 /// Run `seam --workspace DIR call --batch` on `lines` (one JSON call each) and return its
 /// answers, one JSON result per line.
 pub fn batch(workspace: &Path, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    run_batch(batch_command(workspace), lines)
+}
+
+/// `seam --workspace DIR call --batch`, for a test to adjust before [`run_batch`].
+pub fn batch_command(workspace: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_seam"));
+    command.args([
+        "--workspace",
+        workspace.to_str().expect("a UTF-8 path"),
+        "call",
+        "--batch",
+    ]);
+    command
+}
+
+/// Feed `lines` to a batch command and return its answers, one JSON result per line.
+pub fn run_batch(mut command: std::process::Command, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write;
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
-        .args([
-            "--workspace",
-            workspace.to_str().expect("a UTF-8 path"),
-            "call",
-            "--batch",
-        ])
+    let mut child = command
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

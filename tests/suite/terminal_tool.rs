@@ -1,8 +1,9 @@
 //! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
 //! waits, cancellation, ownership.
 
-use crate::common::{batch, eventually, first_text};
+use crate::common::{batch, batch_command, eventually, first_text, run_batch};
 use crate::terminal_support::{TerminalWorld, pty_lock};
+use std::os::unix::process::CommandExt;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -197,7 +198,15 @@ fn sessions_are_fenced_by_owner_and_sends_are_one_at_a_time() {
 
     std::thread::scope(|scope| {
         let slow = scope.spawn(|| alice.send(&id, "sleep 1.5", Some(5000)));
-        std::thread::sleep(Duration::from_millis(400));
+        // The first send holds the session from when it starts until its prompt returns.
+        let listed_busy = || {
+            let list = alice.call("terminal_list", serde_json::json!({}));
+            list.text().starts_with(&format!("{id} busy"))
+        };
+        assert!(
+            eventually(Duration::from_secs(5), listed_busy),
+            "the first send never started"
+        );
         let second = alice.call(
             "terminal_send",
             serde_json::json!({"session_id": id, "input": "echo x"}),
@@ -234,6 +243,36 @@ fn the_batch_mode_drives_a_whole_terminal_session() {
     assert!(text(2).contains("kept in sub"), "{}", text(2));
     assert!(text(3).starts_with("pty-1 idle"), "{}", text(3));
     assert_eq!(text(5), "No open terminal sessions.");
+}
+
+#[test]
+fn programs_start_with_default_signal_handling_whatever_the_host_ignores() {
+    // A host run under nohup ignores SIGHUP, one started as a script's background job ignores
+    // SIGINT and SIGQUIT; its shells must still hang up and stop on ^C.
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let mut seam = batch_command(dir.path());
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        seam.pre_exec(|| {
+            for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+                libc::signal(signal, libc::SIG_IGN);
+            }
+            Ok(())
+        });
+    }
+    let ignored = "grep SigIgn /proc/self/status";
+    let lines = [
+        serde_json::json!({"tool": "bash", "args": {"command": ignored}}),
+        serde_json::json!({"tool": "terminal_open", "args": {}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": ignored}}),
+        serde_json::json!({"tool": "terminal_close", "args": {"session_id": "pty-1"}}),
+    ];
+    let results = run_batch(seam, &lines);
+    assert_eq!(results.len(), lines.len(), "{results:?}");
+    let none = "SigIgn:\t0000000000000000";
+    assert_eq!(first_text(&results[0]), none, "the bash tool's program");
+    assert!(first_text(&results[2]).contains(none), "{}", first_text(&results[2]));
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod host_state;
 pub mod process;
 pub mod pty;
 pub mod sandbox_launch;
+mod signals;
 pub mod state;
 pub mod tree_cgroup;
 

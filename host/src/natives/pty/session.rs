@@ -6,6 +6,7 @@ use super::error::PtyError;
 use super::kernel;
 use super::scrollback::{Chunk, Scrollback};
 use super::spec::PtySpec;
+use crate::natives::signals;
 use crate::natives::tree_cgroup::TreeCgroup;
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -76,9 +77,11 @@ impl PtySession {
             .stdin(dup(&pair.slave)?)
             .stdout(dup(&pair.slave)?)
             .stderr(dup(&pair.slave)?);
-        // SAFETY: setsid, ioctl and prctl are async-signal-safe; nothing here allocates.
+        // SAFETY: sigaction, setsid, ioctl and prctl are async-signal-safe; nothing here allocates.
         unsafe {
             command.pre_exec(move || {
+                // std resets the signal mask; the dispositions the host ignores are ours to reset.
+                signals::reset_dispositions();
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }

@@ -9,12 +9,11 @@ use std::ptr;
 
 use libc::{c_int, c_uint, pid_t, sigset_t};
 
+use crate::natives::signals::set_default_disposition;
+
 /// Exit code used if the program's status was somehow lost (it cannot be: the program is our
 /// own child, so only we can reap it).
 const LOST_STATUS_EXIT_CODE: c_int = 255;
-
-/// Highest signal number whose disposition is reset for the program.
-const LAST_SIGNAL: c_int = 64;
 
 /// Soft `RLIMIT_NOFILE`: the bound for closing fds one by one where `close_range` is missing.
 pub(super) fn open_file_limit() -> c_uint {
@@ -102,25 +101,6 @@ pub(super) fn all_signals_except(unblocked: &[c_int]) -> sigset_t {
 pub(super) fn set_signal_mask(mask: &sigset_t) {
     // SAFETY: `mask` is a valid, initialised signal set.
     unsafe { libc::sigprocmask(libc::SIG_SETMASK, mask, ptr::null_mut()) };
-}
-
-/// Resets every handler to `SIG_DFL`: the host's handlers are meaningless here, and ignored
-/// signals would otherwise stay ignored across exec in the program.
-pub(super) fn reset_signal_dispositions() {
-    for signal in 1..=LAST_SIGNAL {
-        if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-            set_default_disposition(signal);
-        }
-    }
-}
-
-fn set_default_disposition(signal: c_int) {
-    // SAFETY: a zeroed sigaction is a valid SIG_DFL action with an empty mask.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = libc::SIG_DFL;
-        libc::sigaction(signal, &action, ptr::null_mut());
-    }
 }
 
 /// Puts the calling process in a new process group of its own, so that signals aimed at the

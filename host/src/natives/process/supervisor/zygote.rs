@@ -21,6 +21,7 @@ use libc::{c_int, c_uint, pid_t};
 use super::super::wire::{ExecArgs, HEADER_LEN, Header, MAX_FDS, Report, Stage, decode_blob};
 use super::program::ProgramPlan;
 use super::{SupervisorPlan, release_memory, standby, sys};
+use crate::natives::signals;
 
 /// The control socket's number in the zygote; 0-2 are `/dev/null`, so received fds are above.
 const CONTROL_FD: RawFd = 3;
@@ -40,7 +41,8 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     // Every page of the host shared with us costs the host a copy when it writes it, so this
     // comes first. SAFETY: from here on only stack data, static data and code are used.
     unsafe { release_memory::release_host_memory() };
-    sys::reset_signal_dispositions();
+    // The host's handlers mean nothing here, and its ignored signals must not reach programs.
+    signals::reset_dispositions();
     sys::set_name(c"seam-zygote");
     if !sys::watch_for_host_death(libc::SIGKILL, host_pid) {
         sys::exit(0);
