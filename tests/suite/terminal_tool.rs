@@ -276,6 +276,45 @@ fn programs_start_with_default_signal_handling_whatever_the_host_ignores() {
 }
 
 #[test]
+fn a_shell_that_exits_is_seen_even_when_the_host_was_started_with_sigchld_ignored() {
+    // An ignored SIGCHLD passes across exec; with it the kernel would discard the statuses the
+    // host waits for.
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let mut seam = batch_command(dir.path());
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        seam.pre_exec(|| {
+            libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let lines = [
+        serde_json::json!({"tool": "bash", "args": {"command": "exit 3"}}),
+        serde_json::json!({"tool": "terminal_open", "args": {}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "exit 5"}}),
+        serde_json::json!({"tool": "terminal_list", "args": {}}),
+    ];
+    let results = run_batch(seam, &lines);
+    assert_eq!(results.len(), lines.len(), "{results:?}");
+    assert!(
+        first_text(&results[0]).contains("[exit code: 3]"),
+        "{}",
+        first_text(&results[0])
+    );
+    assert!(
+        status(&first_text(&results[2])).contains("shell exited with code 5"),
+        "{}",
+        first_text(&results[2])
+    );
+    assert!(
+        first_text(&results[3]).starts_with("pty-1 exited with code 5"),
+        "{}",
+        first_text(&results[3])
+    );
+}
+
+#[test]
 fn bad_opens_are_refused_with_their_codes() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");

@@ -80,6 +80,7 @@ enum WorldCommand {
 }
 
 pub fn run() -> ExitCode {
+    keep_child_statuses();
     if let Some(code) = landlock::intercept() {
         return code;
     }
@@ -113,6 +114,14 @@ pub fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The process shim waits for the statuses of the children it starts. An ignored SIGCHLD is
+/// inherited across exec, and with it the kernel discards those statuses: a terminal whose
+/// shell exited would read as still running.
+fn keep_child_statuses() {
+    // SAFETY: sets the default action of one signal; no handler runs.
+    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) };
 }
 
 /// Whether the command failed only because stdout's reader closed it.
