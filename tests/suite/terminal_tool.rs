@@ -315,6 +315,37 @@ fn a_shell_that_exits_is_seen_even_when_the_host_was_started_with_sigchld_ignore
 }
 
 #[test]
+fn a_terminal_shell_holds_no_descriptor_of_the_host() {
+    // A descriptor the host holds without close-on-exec (here fd 50, as a parent may leave one
+    // open) must not reach the shell: a pipe held open there would keep its reader waiting.
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let mut seam = batch_command(dir.path());
+    // SAFETY: dup2 is async-signal-safe.
+    unsafe {
+        seam.pre_exec(|| match libc::dup2(2, 50) {
+            50 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        });
+    }
+    let lines = [
+        serde_json::json!({"tool": "terminal_open", "args": {}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "printf 'fds: '; ls /proc/$$/fd | tr '\\n' ' '; echo"}}),
+        serde_json::json!({"tool": "terminal_close", "args": {"session_id": "pty-1"}}),
+    ];
+    let results = run_batch(seam, &lines);
+    let text = first_text(&results[1]);
+    let listed = text
+        .lines()
+        .find_map(|line| line.strip_prefix("fds: "))
+        .unwrap_or_else(|| panic!("no listing in {text}"));
+    let fds: Vec<&str> = listed.split_whitespace().collect();
+    assert!(fds.contains(&"0"), "{text}");
+    // stdio, and the terminal bash itself keeps as 255.
+    assert!(fds.iter().all(|fd| ["0", "1", "2", "255"].contains(fd)), "{text}");
+}
+
+#[test]
 fn bad_opens_are_refused_with_their_codes() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");
