@@ -245,21 +245,28 @@ fn the_batch_mode_drives_a_whole_terminal_session() {
     assert_eq!(text(5), "No open terminal sessions.");
 }
 
+/// `seam call --batch` on `lines`, started after `inherit` ran in its process: the state a
+/// parent may hand seam (ignored signals, open descriptors). `inherit` runs between fork and
+/// exec, so it must be async-signal-safe.
+fn batch_started_after(inherit: fn() -> std::io::Result<()>, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seam = batch_command(dir.path());
+    // SAFETY: `inherit` is async-signal-safe, as this function requires.
+    unsafe { seam.pre_exec(inherit) };
+    run_batch(seam, lines)
+}
+
 #[test]
 fn programs_start_with_default_signal_handling_whatever_the_host_ignores() {
     // A host run under nohup ignores SIGHUP, one started as a script's background job ignores
     // SIGINT and SIGQUIT; its shells must still hang up and stop on ^C.
     let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let mut seam = batch_command(dir.path());
-    // SAFETY: signal() is async-signal-safe.
-    unsafe {
-        seam.pre_exec(|| {
-            for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
-                libc::signal(signal, libc::SIG_IGN);
-            }
-            Ok(())
-        });
+    fn ignore_some() -> std::io::Result<()> {
+        for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+            // SAFETY: signal() is async-signal-safe.
+            unsafe { libc::signal(signal, libc::SIG_IGN) };
+        }
+        Ok(())
     }
     let ignored = "grep SigIgn /proc/self/status";
     let lines = [
@@ -268,7 +275,7 @@ fn programs_start_with_default_signal_handling_whatever_the_host_ignores() {
         serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": ignored}}),
         serde_json::json!({"tool": "terminal_close", "args": {"session_id": "pty-1"}}),
     ];
-    let results = run_batch(seam, &lines);
+    let results = batch_started_after(ignore_some, &lines);
     assert_eq!(results.len(), lines.len(), "{results:?}");
     let none = "SigIgn:\t0000000000000000";
     assert_eq!(first_text(&results[0]), none, "the bash tool's program");
@@ -280,14 +287,10 @@ fn a_shell_that_exits_is_seen_even_when_the_host_was_started_with_sigchld_ignore
     // An ignored SIGCHLD passes across exec; with it the kernel would discard the statuses the
     // host waits for.
     let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let mut seam = batch_command(dir.path());
-    // SAFETY: signal() is async-signal-safe.
-    unsafe {
-        seam.pre_exec(|| {
-            libc::signal(libc::SIGCHLD, libc::SIG_IGN);
-            Ok(())
-        });
+    fn ignore_sigchld() -> std::io::Result<()> {
+        // SAFETY: signal() is async-signal-safe.
+        unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+        Ok(())
     }
     let lines = [
         serde_json::json!({"tool": "bash", "args": {"command": "exit 3"}}),
@@ -295,7 +298,7 @@ fn a_shell_that_exits_is_seen_even_when_the_host_was_started_with_sigchld_ignore
         serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "exit 5"}}),
         serde_json::json!({"tool": "terminal_list", "args": {}}),
     ];
-    let results = run_batch(seam, &lines);
+    let results = batch_started_after(ignore_sigchld, &lines);
     assert_eq!(results.len(), lines.len(), "{results:?}");
     assert!(
         first_text(&results[0]).contains("[exit code: 3]"),
@@ -319,21 +322,19 @@ fn a_terminal_shell_holds_no_descriptor_of_the_host() {
     // A descriptor the host holds without close-on-exec (here fd 50, as a parent may leave one
     // open) must not reach the shell: a pipe held open there would keep its reader waiting.
     let _guard = pty_lock();
-    let dir = tempfile::tempdir().unwrap();
-    let mut seam = batch_command(dir.path());
-    // SAFETY: dup2 is async-signal-safe.
-    unsafe {
-        seam.pre_exec(|| match libc::dup2(2, 50) {
+    fn leave_fd_50_open() -> std::io::Result<()> {
+        // SAFETY: dup2 is async-signal-safe; the copy has no close-on-exec flag.
+        match unsafe { libc::dup2(2, 50) } {
             50 => Ok(()),
             _ => Err(std::io::Error::last_os_error()),
-        });
+        }
     }
     let lines = [
         serde_json::json!({"tool": "terminal_open", "args": {}}),
         serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "printf 'fds: '; ls /proc/$$/fd | tr '\\n' ' '; echo"}}),
         serde_json::json!({"tool": "terminal_close", "args": {"session_id": "pty-1"}}),
     ];
-    let results = run_batch(seam, &lines);
+    let results = batch_started_after(leave_fd_50_open, &lines);
     let text = first_text(&results[1]);
     let listed = text
         .lines()
