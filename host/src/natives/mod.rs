@@ -12,10 +12,10 @@ mod host_process;
 mod host_pty;
 mod host_sandbox_launch;
 mod host_state;
+mod inherited;
 pub mod process;
 pub mod pty;
 pub mod sandbox_launch;
-mod signals;
 pub mod state;
 pub mod tree_cgroup;
 

@@ -21,7 +21,8 @@
 //! Requirements on the host process: SIGCHLD must not be ignored (the kernel would then reap
 //! supervisors itself and their statuses would be lost; the `seam` binary restores its default
 //! at start), and SIGPIPE should stay ignored (the Rust runtime default) so that writing to a
-//! closed stdin returns an error instead of killing the host. If the host dies, every supervisor tears its tree down and the zygote exits.
+//! closed stdin returns an error instead of killing the host. If the host dies, every
+//! supervisor tears its tree down and the zygote exits.
 
 mod collect;
 mod error;

@@ -6,7 +6,7 @@ use super::error::PtyError;
 use super::kernel;
 use super::scrollback::{Chunk, Scrollback};
 use super::spec::PtySpec;
-use crate::natives::signals;
+use crate::natives::inherited;
 use crate::natives::tree_cgroup::TreeCgroup;
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -61,38 +61,6 @@ pub struct PtySession {
     cgroup: Option<TreeCgroup>,
 }
 
-/// Marks every descriptor from `first` up close-on-exec, so none the host holds without the flag
-/// (its parent's, a library's) reaches the shell. Marking instead of closing keeps std's
-/// exec-error pipe working until the exec. Async-signal-safe.
-fn close_on_exec_from(first: libc::c_uint) {
-    // SAFETY: close_range with integer arguments only changes descriptor flags.
-    let marked = unsafe {
-        libc::syscall(
-            libc::SYS_close_range,
-            first,
-            libc::c_uint::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        )
-    } == 0;
-    if marked {
-        return;
-    }
-    // Kernels before 5.11: one by one, up to the soft limit on open descriptors.
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the struct it is given.
-    let last = match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } {
-        0 => libc::c_int::try_from(limit.rlim_cur).unwrap_or(libc::c_int::MAX),
-        _ => 1024,
-    };
-    for fd in libc::c_int::try_from(first).unwrap_or(libc::c_int::MAX)..last {
-        // SAFETY: setting a flag on a descriptor number; one that is not open fails harmlessly.
-        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-    }
-}
-
 impl PtySession {
     pub(super) fn spawn(id: u64, spec: PtySpec) -> Result<Self, PtyError> {
         spec.validate()?;
@@ -109,12 +77,12 @@ impl PtySession {
             .stdin(dup(&pair.slave)?)
             .stdout(dup(&pair.slave)?)
             .stderr(dup(&pair.slave)?);
-        // SAFETY: sigaction, setsid, ioctl and prctl are async-signal-safe; nothing here allocates.
+        // SAFETY: every call here is a plain syscall, async-signal-safe; nothing here allocates.
         unsafe {
             command.pre_exec(move || {
                 // std resets the signal mask; the dispositions the host ignores are ours to reset.
-                signals::reset_dispositions();
-                close_on_exec_from(3);
+                inherited::reset_dispositions();
+                inherited::close_on_exec_from(3);
                 if libc::setsid() < 0 {
                     return Err(std::io::Error::last_os_error());
                 }

@@ -9,24 +9,11 @@ use std::ptr;
 
 use libc::{c_int, c_uint, pid_t, sigset_t};
 
-use crate::natives::signals::set_default_disposition;
+use crate::natives::inherited::set_default_disposition;
 
 /// Exit code used if the program's status was somehow lost (it cannot be: the program is our
 /// own child, so only we can reap it).
 const LOST_STATUS_EXIT_CODE: c_int = 255;
-
-/// Soft `RLIMIT_NOFILE`: the bound for closing fds one by one where `close_range` is missing.
-pub(super) fn open_file_limit() -> c_uint {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: `limit` is a valid out-pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
-        return 1024;
-    }
-    c_uint::try_from(limit.rlim_cur).unwrap_or(c_uint::MAX)
-}
 
 pub(super) fn errno() -> c_int {
     // SAFETY: errno is thread-local and always readable.

@@ -21,7 +21,7 @@ use libc::{c_int, c_uint, pid_t};
 use super::super::wire::{ExecArgs, HEADER_LEN, Header, MAX_FDS, Report, Stage, decode_blob};
 use super::program::ProgramPlan;
 use super::{SupervisorPlan, release_memory, standby, sys};
-use crate::natives::signals;
+use crate::natives::inherited;
 
 /// The control socket's number in the zygote; 0-2 are `/dev/null`, so received fds are above.
 const CONTROL_FD: RawFd = 3;
@@ -42,14 +42,14 @@ pub(in crate::natives::process) unsafe fn serve(control: RawFd, host_pid: pid_t)
     // comes first. SAFETY: from here on only stack data, static data and code are used.
     unsafe { release_memory::release_host_memory() };
     // The host's handlers mean nothing here, and its ignored signals must not reach programs.
-    signals::reset_dispositions();
+    inherited::reset_dispositions();
     sys::set_name(c"seam-zygote");
     if !sys::watch_for_host_death(libc::SIGKILL, host_pid) {
         sys::exit(0);
     }
     let _ = sys::own_process_group();
     sys::leave_working_directory();
-    let fd_limit = sys::open_file_limit();
+    let fd_limit = inherited::open_file_limit();
     // SAFETY: we are the zygote: nothing here owns the fds inherited from the host.
     unsafe { adopt_fds(control, fd_limit) };
     let serving_mask = sys::all_signals_except(ENDING_SIGNALS);
