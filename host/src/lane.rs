@@ -186,8 +186,14 @@ impl Lane {
     pub(crate) fn blocking<R>(&mut self, work: impl FnOnce() -> R) -> R {
         let start = Instant::now();
         let result = work();
-        self.blocked += start.elapsed();
+        self.count_blocked(start.elapsed());
         result
+    }
+
+    /// Blocking host work timed by a caller that could not lend the lane (it borrowed the
+    /// store's memory meanwhile).
+    pub(crate) fn count_blocked(&mut self, time: Duration) {
+        self.blocked += time;
     }
 
     fn guest_time(&self) -> Duration {

@@ -19,6 +19,7 @@ pub mod sandbox_launch;
 pub mod state;
 pub mod tree_cgroup;
 
+pub(crate) use host_fsio::define_borrowing_atomic_write;
 pub use host_process::ChildHandle;
 pub use host_pty::PtyHandle;
 

@@ -32,6 +32,7 @@ impl HostLinkers {
         let mut linker = Linker::new(engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+        crate::natives::define_borrowing_atomic_write(&mut linker)?;
         bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
         *built = Some(linker.clone());
         Ok(linker)
