@@ -56,7 +56,6 @@ fn is_special(byte: u8) -> bool {
 }
 
 /// `src` decoded into a new string, its first `plain` bytes known to hold no special byte.
-#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
 fn decode_blocks(src: &[u8], plain: usize) -> Option<(String, usize)> {
     // Never longer than the rest of the input, plus room to store a whole block at the end;
     // written through the spare capacity so nothing is zeroed first. Writing never passes
@@ -66,32 +65,7 @@ fn decode_blocks(src: &[u8], plain: usize) -> Option<(String, usize)> {
     let spare = out.spare_capacity_mut();
     let (mut i, mut o) = (plain, 0);
     loop {
-        // Whole blocks without a special byte are copied as they are.
-        while let Some(block) = src.get(i..i + BLOCK) {
-            let block: &[u8; BLOCK] = block.try_into().ok()?;
-            let found = copy_block(block, (&mut spare[o..o + BLOCK]).try_into().ok()?);
-            let taken = if found == 0 {
-                BLOCK
-            } else {
-                found.trailing_zeros() as usize
-            };
-            i += taken;
-            o += taken;
-            if taken < BLOCK {
-                // The commonest special byte in text is a one-character escape (`\n`, `\"`):
-                // decoded here, the loop goes on without a call per escape.
-                let short = match src.get(i..i + 2) {
-                    Some(&[b'\\', after]) => SHORT_ESCAPES[usize::from(after)],
-                    _ => 0,
-                };
-                if short == 0 {
-                    break;
-                }
-                spare[o].write(short);
-                i += 2;
-                o += 1;
-            }
-        }
+        (i, o) = copy_run(src, i, spare, o);
         match *src.get(i)? {
             b'"' => {
                 // SAFETY: the `o` bytes of spare capacity after the plain prefix were written above.
@@ -120,6 +94,50 @@ fn decode_blocks(src: &[u8], plain: usize) -> Option<(String, usize)> {
     }
 }
 
+/// Copy `src[i..]` to `out[o..]` block by block, decoding one-character escapes (`\n`, `\"`:
+/// the commonest special bytes in text) on the way, up to the first other special byte or the
+/// last whole block. Returns where reading and writing stopped.
+///
+/// Kept out of line, with raw cursors and no bounds checks inside the loop: inlined into the
+/// scanner, the compiled loop reloaded its cursors and constants from the stack on every block
+/// and decoded a 1 MB file's literal in ~285 µs instead of ~215 µs.
+#[inline(never)]
+#[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+fn copy_run(src: &[u8], i: usize, out: &mut [MaybeUninit<u8>], o: usize) -> (usize, usize) {
+    // A block is read at `i` only while its 16 bytes and the one after it (the second byte of
+    // an escape that starts at its end) are in `src`. Each step writes no more than it reads,
+    // so the room left in `out` stays at least the input left plus a block.
+    let Some(last) = src.len().checked_sub(BLOCK + 1) else {
+        return (i, o);
+    };
+    assert!(i <= src.len() && out.len().saturating_sub(o) >= src.len() - i + BLOCK);
+    let (start, start_out) = (src.as_ptr(), out.as_mut_ptr().cast::<u8>());
+    let (mut i, mut o) = (i, o);
+    while i <= last {
+        // SAFETY: `i + BLOCK < src.len()`, and `o + BLOCK <= out.len()` by the room kept.
+        let found = unsafe { copy_block(start.add(i), start_out.add(o)) };
+        if found == 0 {
+            i += BLOCK;
+            o += BLOCK;
+            continue;
+        }
+        let taken = found.trailing_zeros() as usize;
+        i += taken;
+        o += taken;
+        // SAFETY: `i` is within the block just read, so `i + 1 <= last + BLOCK < src.len()`.
+        let (byte, after) = unsafe { (*start.add(i), *start.add(i + 1)) };
+        let short = SHORT_ESCAPES[usize::from(after)];
+        if byte != b'\\' || short == 0 {
+            break;
+        }
+        // SAFETY: by the room kept, `o < out.len()`.
+        unsafe { *start_out.add(o) = short };
+        i += 2;
+        o += 1;
+    }
+    (i, o)
+}
+
 /// The byte a one-character escape stands for, by the byte after the backslash; 0 for every
 /// other byte (`u` included).
 const SHORT_ESCAPES: [u8; 256] = {
@@ -142,15 +160,18 @@ const SHORT_ESCAPES: [u8; 256] = {
     table
 };
 
-/// Copy `block` to `to` (bytes after a special one are copied too and overwritten later) and
-/// say which bytes are special, as [`special_bytes`] does.
+/// Copy the 16 bytes at `from` to `to` and say which of them are special, as
+/// [`special_bytes`] does.
+///
+/// # Safety
+/// Both must be valid for 16 bytes.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
-fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
+unsafe fn copy_block(from: *const u8, to: *mut u8) -> u32 {
     use core::arch::wasm32::{v128, v128_load, v128_store};
-    // SAFETY: both are 16 bytes; WebAssembly loads and stores need no alignment.
-    let bytes = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
-    unsafe { v128_store(to.as_mut_ptr().cast::<v128>(), bytes) };
+    // SAFETY: the caller's; WebAssembly loads and stores need no alignment.
+    let bytes = unsafe { v128_load(from.cast::<v128>()) };
+    unsafe { v128_store(to.cast::<v128>(), bytes) };
     special_lanes(bytes)
 }
 
@@ -173,12 +194,15 @@ fn special_lanes(bytes: core::arch::wasm32::v128) -> u32 {
     u32::from(i8x16_bitmask(v128_or(v128_or(quote, backslash), control)))
 }
 
+/// # Safety
+/// Both must be valid for 16 bytes.
 #[cfg(not(target_arch = "wasm32"))]
-fn copy_block(block: &[u8; BLOCK], to: &mut [MaybeUninit<u8>; BLOCK]) -> u32 {
-    for (byte, slot) in block.iter().zip(to) {
-        slot.write(*byte);
-    }
-    special_bytes(block)
+unsafe fn copy_block(from: *const u8, to: *mut u8) -> u32 {
+    // SAFETY: the caller's; the two may overlap only when equal (nothing is written then).
+    let block = unsafe { &*from.cast::<[u8; BLOCK]>() };
+    let found = special_bytes(block);
+    unsafe { std::ptr::copy(from, to, BLOCK) };
+    found
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -276,6 +300,18 @@ mod tests {
         let text: String = (0..5000).map(|n| format!("line {n}: \"é\" \\ tab\t end\n")).collect();
         let literal = serde_json::to_string(&text).expect("encodes");
         assert_eq!(body(&literal[1..literal.len() - 1]), Some(text));
+    }
+
+    #[test]
+    fn escapes_at_every_place_around_block_edges() {
+        for length in 0..3 * BLOCK + 2 {
+            for at in 0..=length {
+                for escape in ["\\n", "\\\\", "\\u00e9", "\\\""] {
+                    let literal = format!("{}{escape}{}", "a".repeat(at), "b".repeat(length - at));
+                    assert_eq!(body(&literal), serde(&literal), "{literal:?}");
+                }
+            }
+        }
     }
 
     #[test]
