@@ -114,7 +114,8 @@ fn copy_run(src: &[u8], i: usize, out: &mut [MaybeUninit<u8>], o: usize) -> (usi
     let (start, start_out) = (src.as_ptr(), out.as_mut_ptr().cast::<u8>());
     let (mut i, mut o) = (i, o);
     while i <= last {
-        // SAFETY: `i + BLOCK < src.len()`, and `o + BLOCK <= out.len()` by the room kept.
+        // SAFETY: `i + BLOCK < src.len()`, and `o + BLOCK <= out.len()` by the room kept;
+        // `out`, borrowed mutably, cannot overlap `src`.
         let found = unsafe { copy_block(start.add(i), start_out.add(o)) };
         if found == 0 {
             i += BLOCK;
@@ -164,7 +165,7 @@ const SHORT_ESCAPES: [u8; 256] = {
 /// [`special_bytes`] does.
 ///
 /// # Safety
-/// Both must be valid for 16 bytes.
+/// Both must be valid for 16 bytes, and not overlap.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
 unsafe fn copy_block(from: *const u8, to: *mut u8) -> u32 {
@@ -195,14 +196,13 @@ fn special_lanes(bytes: core::arch::wasm32::v128) -> u32 {
 }
 
 /// # Safety
-/// Both must be valid for 16 bytes.
+/// Both must be valid for 16 bytes, and not overlap.
 #[cfg(not(target_arch = "wasm32"))]
 unsafe fn copy_block(from: *const u8, to: *mut u8) -> u32 {
-    // SAFETY: the caller's; the two may overlap only when equal (nothing is written then).
+    // SAFETY: the caller's.
     let block = unsafe { &*from.cast::<[u8; BLOCK]>() };
-    let found = special_bytes(block);
-    unsafe { std::ptr::copy(from, to, BLOCK) };
-    found
+    unsafe { std::ptr::copy_nonoverlapping(from, to, BLOCK) };
+    special_bytes(block)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
