@@ -48,6 +48,20 @@ fn readiness_survives_what_users_do_to_their_shell() {
     agent.close(&id);
 }
 
+/// When a quiet foreground job ends the shell is in front again, with no output for longer
+/// than readiness-ms, until its prompt comes back: here it first reads a pipe that stays empty
+/// for a while. That is the command running, not a silent shell.
+#[test]
+fn the_shell_back_in_front_after_a_quiet_job_is_not_silence() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let text = agent.send(&id, "sleep 1.3; read -u 3 3< <(sleep 0.5); echo after-wait", None);
+    assert!(text.contains("after-wait"), "{text}");
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
+    agent.close(&id);
+}
+
 #[test]
 fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
     let terminal = TerminalWorld::new();
@@ -212,7 +226,7 @@ fn sessions_are_fenced_by_owner_and_sends_are_one_at_a_time() {
             serde_json::json!({"session_id": id, "input": "echo x"}),
         );
         assert_eq!(second.code.as_deref(), Some("TERMINAL_BUSY"), "{}", second.text());
-        assert!(status(&slow.join().unwrap()).contains("done"));
+        expect_status(&slow.join().unwrap(), "done");
     });
 
     alice.close(&id);

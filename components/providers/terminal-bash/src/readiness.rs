@@ -6,7 +6,9 @@
 //! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`);
 //! 5. no output for readiness-ms while no job runs in the foreground (the shell itself is there,
 //!    e.g. at a continuation prompt or with its marker hook removed) or the foreground cannot be
-//!    read (`silence`). A quiet foreground job (`sleep`) is running, not silent: it waits for 3.
+//!    read, and none has run for readiness-ms either (`silence`). A quiet foreground job (`sleep`)
+//!    is running, not silent: it waits for 3. When one ends, the shell is in front again, with
+//!    the output long quiet, until it prints its prompt: that moment is not silence.
 //!
 //! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
 //! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
@@ -55,6 +57,8 @@ pub fn wait(
     let mut scanned = start;
     let mut interrupted = false;
     let mut last_marker = None;
+    // Since when no foreground job has been seen running (the shell, or nothing readable).
+    let mut jobless_since = None;
     loop {
         if let Some(found) = scan(terminal, nonce, start, &mut scanned, end) {
             last_marker = Some(found);
@@ -81,9 +85,15 @@ pub fn wait(
             // Reading /proc costs more than a wait: only once output paused.
             match terminal.foreground() {
                 Ok(fg) if fg.waiting_for_input => Some((DecidedBy::StdinWait, true, None)),
-                Ok(fg) if !fg.is_shell => None,
-                _ if quiet >= readiness && !interrupted => Some((DecidedBy::Silence, false, None)),
-                _ => None,
+                Ok(fg) if !fg.is_shell => {
+                    jobless_since = None;
+                    None
+                }
+                _ => {
+                    let jobless = jobless_since.get_or_insert_with(Instant::now).elapsed();
+                    let silent = quiet >= readiness && jobless >= readiness && !interrupted;
+                    silent.then_some((DecidedBy::Silence, false, None))
+                }
             }
         } else {
             None
