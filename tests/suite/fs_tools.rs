@@ -145,6 +145,40 @@ fn edits_need_a_unique_match_unless_replacing_all() {
 }
 
 #[test]
+fn edits_of_a_crlf_file_match_what_read_shows_and_keep_its_line_ends() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("win.txt"), "one\r\ntwo\r\nthree\r\n").unwrap();
+    std::fs::write(ws.join("mixed.txt"), "a\r\nb\r\nc\r\nx\ny\n").unwrap();
+    let world = default_world(&ws);
+    let edit = |file: &str, old: &str, new: &str| {
+        call(
+            &world,
+            "edit",
+            json!({"file_path": file, "old_string": old, "new_string": new}),
+        )
+    };
+    // What read shows: lines without their carriage returns.
+    let shown = call(&world, "read", json!({"file_path": "win.txt"}));
+    assert_eq!(shown.text(), "     1\tone\n     2\ttwo\n     3\tthree");
+    let spanning = edit("win.txt", "one\ntwo", "uno\ndos\ntres");
+    assert!(!spanning.is_error, "{}", spanning.text());
+    let widened = edit("win.txt", "three", "three\nfour");
+    assert!(!widened.is_error, "{}", widened.text());
+    assert_eq!(
+        std::fs::read_to_string(ws.join("win.txt")).unwrap(),
+        "uno\r\ndos\r\ntres\r\nthree\r\nfour\r\n"
+    );
+    // Mostly CRLF, but the lines edited end with a bare line feed: taken as given.
+    let bare = edit("mixed.txt", "x\ny", "x\nz");
+    assert!(!bare.is_error, "{}", bare.text());
+    assert_eq!(
+        std::fs::read_to_string(ws.join("mixed.txt")).unwrap(),
+        "a\r\nb\r\nc\r\nx\nz\n"
+    );
+    assert_eq!(code(&edit("win.txt", "uno\ntres", "x")), Some("FS_EDIT_NO_MATCH"));
+}
+
+#[test]
 fn write_creates_parents_and_says_what_it_did() {
     let (_dir, ws) = scratch();
     let world = default_world(&ws);

@@ -71,6 +71,8 @@ showed, without the line-number prefix.
 - `old_string` must occur exactly once; include more surrounding lines to make it unique, or set \
 `replace_all` to replace every occurrence.
 - The file must have been read first and must not have changed since.
+- Write line ends as `\n`, as `read` shows them: in a file whose lines end with `\r\n`, both \
+strings are matched and written with `\r\n`.
 - The edited file replaces the old one atomically.";
 
 const EDIT_SCHEMA: &str = r#"{

@@ -7,6 +7,8 @@ use crate::bindings::seam::fs::types::Error;
 
 /// The tool's own code for a file that is not an image it can return.
 pub const IMAGE_UNSUPPORTED: &str = "IMAGE_UNSUPPORTED";
+/// The fs seam's code for an edit whose text is not in the file.
+pub const EDIT_NO_MATCH: &str = "FS_EDIT_NO_MATCH";
 /// The tool's settings in the world file are malformed.
 pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
 
@@ -21,7 +23,7 @@ pub fn from_fs(error: Error) -> ToolResult {
         "FS_NOT_OBSERVED" | "FS_EXISTS" | "FS_VERSION_MISMATCH" => {
             "Read the file (read tool), then retry with what it contains now."
         }
-        "FS_EDIT_NO_MATCH" => {
+        EDIT_NO_MATCH => {
             "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
         }
         "FS_EDIT_AMBIGUOUS" => {

@@ -7,6 +7,7 @@ mod config;
 mod describe;
 mod errors;
 mod image;
+mod line_ends;
 mod render;
 mod tools;
 

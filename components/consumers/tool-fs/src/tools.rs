@@ -13,6 +13,7 @@ use crate::bindings::seam::tool::types::Session;
 use crate::config::Config;
 use crate::errors;
 use crate::image;
+use crate::line_ends;
 use crate::render::{self, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
@@ -83,7 +84,19 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
         replace_all: args.replace_all,
     };
     let policy = session_policy(session)?;
-    let outcome = fs::edit_text(&target, &change, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
+    let edit = |change: &Edit| fs::edit_text(&target, change, None, Some(&policy), Some(&session.id));
+    // Only strings that span lines depend on the file's line ends.
+    let spans_lines = change.old.contains('\n') || change.new.contains('\n');
+    let outcome = if spans_lines && line_ends::file_uses_crlf(&target) {
+        match edit(&line_ends::with_crlf(&change)) {
+            // A file with mixed line ends may hold the text as it was given.
+            Err(e) if e.code == errors::EDIT_NO_MATCH => edit(&change),
+            done => done,
+        }
+    } else {
+        edit(&change)
+    }
+    .map_err(errors::from_fs)?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),

@@ -1,0 +1,82 @@
+//! A model edits files as `read` shows them, and `read` shows lines without their `\r`. So in a
+//! file whose lines end with `\r\n`, a multi-line `old_string` copied from `read` would never
+//! match, and a multi-line `new_string` would leave lines ending with `\n` among the `\r\n`
+//! ones. An edit's strings are written with the file's own line ends instead.
+
+use crate::bindings::seam::fs::fs;
+use crate::bindings::seam::fs::types::{Edit, Target};
+
+/// How much of the file's start decides its line ends: enough for many lines of any file.
+const SAMPLE_BYTES: usize = 64 * 1024;
+/// Bytes asked per read of the sample.
+const CHUNK_BYTES: u32 = 16 * 1024;
+
+/// True when most line ends in the start of the file at `target` are `\r\n`. A file that
+/// cannot be read says false: the edit itself then reports why.
+pub fn file_uses_crlf(target: &Target) -> bool {
+    let Ok(stream) = fs::stream_text(target) else {
+        return false;
+    };
+    let mut sample = String::new();
+    while sample.len() < SAMPLE_BYTES && !sample.contains('\n') {
+        match stream.read(CHUNK_BYTES) {
+            Ok(Some(chunk)) => sample.push_str(&chunk),
+            Ok(None) | Err(_) => break,
+        }
+    }
+    mostly_crlf(&sample)
+}
+
+/// True when more of `text`'s line ends are `\r\n` than a bare `\n`.
+fn mostly_crlf(text: &str) -> bool {
+    let ends = text.matches('\n').count();
+    let crlf = text.matches("\r\n").count();
+    crlf > ends - crlf
+}
+
+/// `edit` with both strings' line ends written as `\r\n`.
+pub fn with_crlf(edit: &Edit) -> Edit {
+    Edit {
+        old: to_crlf(&edit.old),
+        new: to_crlf(&edit.new),
+        replace_all: edit.replace_all,
+    }
+}
+
+/// `text` with every `\n` not already after a `\r` written as `\r\n`.
+fn to_crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut after_cr = false;
+    for c in text.chars() {
+        if c == '\n' && !after_cr {
+            out.push('\r');
+        }
+        after_cr = c == '\r';
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_commoner_line_end_decides() {
+        assert!(mostly_crlf("a\r\nb\r\n"));
+        assert!(mostly_crlf("a\r\nb\r\nc\n"));
+        assert!(!mostly_crlf("a\nb\r\nc\n"));
+        assert!(!mostly_crlf("a\nb\n"));
+        assert!(!mostly_crlf("one line, no end"));
+        assert!(!mostly_crlf(""));
+    }
+
+    #[test]
+    fn bare_line_feeds_gain_a_carriage_return() {
+        assert_eq!(to_crlf("a\nb\n"), "a\r\nb\r\n");
+        assert_eq!(to_crlf("a\r\nb\nc"), "a\r\nb\r\nc");
+        assert_eq!(to_crlf("\n\n"), "\r\n\r\n");
+        assert_eq!(to_crlf("no line end"), "no line end");
+        assert_eq!(to_crlf("lone \r stays\n"), "lone \r stays\r\n");
+    }
+}
