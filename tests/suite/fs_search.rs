@@ -35,6 +35,42 @@ fn glob_finds_files_and_respects_gitignore() {
 }
 
 #[test]
+fn globs_are_relative_to_the_directory_searched() {
+    let (_dir, ws) = repository();
+    let world = default_world(&ws);
+    let glob = |args: serde_json::Value| call(&world, "glob", args).text().to_owned();
+    assert_eq!(glob(json!({"pattern": "deep/*.rs", "path": "src"})), "src/deep/lib.rs");
+    let src = ws.join("src");
+    assert_eq!(
+        glob(json!({"pattern": "**/*.rs", "path": src})),
+        format!("{0}/deep/lib.rs\n{0}/main.rs", src.display())
+    );
+    // .gitignore of the repository still applies below its root.
+    assert_eq!(
+        glob(json!({"pattern": "**/*.rs", "path": "."})),
+        "./src/deep/lib.rs\n./src/main.rs"
+    );
+    // An absolute glob searches from its leading directories, anchored there.
+    assert_eq!(
+        glob(json!({"pattern": format!("{}/*.rs", src.display())})),
+        format!("{}/main.rs", src.display())
+    );
+    assert_eq!(
+        glob(json!({"pattern": format!("{}/**/lib.rs", ws.display())})),
+        format!("{}/src/deep/lib.rs", ws.display())
+    );
+    let grep = call(
+        &world,
+        "grep",
+        json!({"pattern": "needle", "path": "src", "glob": "deep/*.rs", "output_mode": "content"}),
+    );
+    assert_eq!(
+        grep.text(),
+        "src/deep/lib.rs:1:pub fn needle() {}\nsrc/deep/lib.rs:2:// needle again"
+    );
+}
+
+#[test]
 fn grep_has_three_output_modes() {
     let (_dir, ws) = repository();
     let world = default_world(&ws);
@@ -106,6 +142,10 @@ fn ripgrep_failures_are_errors_with_a_code() {
     assert!(bad.text().contains("regex parse error"), "{}", bad.text());
     let missing = call(&world, "grep", json!({"pattern": "x", "path": "no/such/dir"}));
     assert_eq!(code(&missing), Some("SEARCH_FAILED"));
+    // Also when the search would run in that directory (a glob with a slash).
+    let missing = call(&world, "glob", json!({"pattern": "a/*.rs", "path": "no/such/dir"}));
+    assert_eq!(code(&missing), Some("SEARCH_FAILED"));
+    assert_eq!(missing.text(), "no/such/dir: not an existing directory");
     assert_eq!(
         code(&call(&world, "grep", json!({"pattern": "x", "mode": "files"}))),
         Some("INVALID_ARGUMENTS")

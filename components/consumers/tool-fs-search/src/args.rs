@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use crate::scope::{self, Scope};
+
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct GlobArgs {
@@ -35,6 +37,19 @@ pub struct GrepArgs {
     pub limit: Option<u32>,
 }
 
+impl GlobArgs {
+    /// Where the search runs, its pattern being the glob.
+    pub fn scope(&self, cwd: &str) -> Scope {
+        scope::of(cwd, self.path.as_deref(), Some(&self.pattern))
+    }
+}
+
+impl GrepArgs {
+    pub fn scope(&self, cwd: &str) -> Scope {
+        scope::of(cwd, self.path.as_deref(), self.glob.as_deref())
+    }
+}
+
 /// Flags every run gets: no user config file can change the output format.
 const COMMON: [&str; 1] = ["--no-config"];
 
@@ -42,18 +57,28 @@ fn strings(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|part| (*part).to_owned()).collect()
 }
 
-/// `rg --files`: paths separated by NUL bytes (a path may contain a newline).
-pub fn glob_argv(args: &GlobArgs) -> Vec<String> {
+/// `rg --files`: paths separated by NUL bytes (a path may contain a newline). The glob and path
+/// are the scope's (see `scope`).
+pub fn glob_argv(scope: &Scope) -> Vec<String> {
     let mut argv = strings(&COMMON);
-    argv.extend(strings(&["--files", "--null", "--glob"]));
-    argv.push(args.pattern.clone());
-    argv.push("--".to_owned());
-    argv.extend(args.path.clone());
+    argv.extend(strings(&["--files", "--null"]));
+    push_scope(&mut argv, scope);
     argv
 }
 
-/// `rg --json`: one JSON message per line.
-pub fn grep_argv(args: &GrepArgs) -> Vec<String> {
+/// The scope's glob, then its path after the end of the flags.
+fn push_scope(argv: &mut Vec<String>, scope: &Scope) {
+    if let Some(glob) = &scope.glob {
+        argv.push("--glob".to_owned());
+        argv.push(glob.clone());
+    }
+    argv.push("--".to_owned());
+    argv.extend(scope.path.clone());
+}
+
+/// `rg --json`: one JSON message per line. The pattern comes from `args`, the glob and path
+/// from the scope.
+pub fn grep_argv(args: &GrepArgs, scope: &Scope) -> Vec<String> {
     let mut argv = strings(&COMMON);
     argv.push("--json".to_owned());
     if args.ignore_case {
@@ -70,14 +95,9 @@ pub fn grep_argv(args: &GrepArgs) -> Vec<String> {
         }
         OutputMode::Count => {}
     }
-    if let Some(glob) = &args.glob {
-        argv.push("--glob".to_owned());
-        argv.push(glob.clone());
-    }
     argv.push("--regexp".to_owned());
     argv.push(args.pattern.clone());
-    argv.push("--".to_owned());
-    argv.extend(args.path.clone());
+    push_scope(&mut argv, scope);
     argv
 }
 
@@ -94,21 +114,21 @@ mod tests {
 
     #[test]
     fn grep_values_stay_arguments() {
-        let argv = grep(
+        let args = grep(
             r#"{"pattern": "--files", "path": "-rf", "glob": "*.rs", "output_mode": "content", "context": 2, "ignore_case": true}"#,
         );
         assert_eq!(
-            grep_argv(&argv),
+            grep_argv(&args, &args.scope("/ws")),
             [
                 "--no-config",
                 "--json",
                 "--ignore-case",
                 "--context",
                 "2",
-                "--glob",
-                "*.rs",
                 "--regexp",
                 "--files",
+                "--glob",
+                "*.rs",
                 "--",
                 "-rf"
             ]
@@ -117,8 +137,9 @@ mod tests {
 
     #[test]
     fn files_mode_stops_at_the_first_match() {
+        let args = grep(r#"{"pattern": "x"}"#);
         assert_eq!(
-            grep_argv(&grep(r#"{"pattern": "x"}"#)),
+            grep_argv(&args, &args.scope("/ws")),
             ["--no-config", "--json", "--max-count", "1", "--regexp", "x", "--"]
         );
     }
@@ -126,13 +147,22 @@ mod tests {
     #[test]
     fn glob_lists_files() {
         let args = GlobArgs {
-            pattern: "**/*.rs".into(),
+            pattern: "*.rs".into(),
             path: Some("src".into()),
             limit: None,
         };
         assert_eq!(
-            glob_argv(&args),
-            ["--no-config", "--files", "--null", "--glob", "**/*.rs", "--", "src"]
+            glob_argv(&args.scope("/ws")),
+            ["--no-config", "--files", "--null", "--glob", "*.rs", "--", "src"]
+        );
+        // A glob with a slash is matched in the directory searched.
+        let below = GlobArgs {
+            pattern: "deep/*.rs".into(),
+            ..args
+        };
+        assert_eq!(
+            glob_argv(&below.scope("/ws")),
+            ["--no-config", "--files", "--null", "--glob", "deep/*.rs", "--"]
         );
     }
 

@@ -15,7 +15,7 @@ const GLOB_SCHEMA: &str = r#"{
   "properties": {
     "pattern": {
       "type": "string",
-      "description": "Glob matched against file paths (gitignore syntax: `*.rs` matches at any depth, `src/**/*.rs` below src)."
+      "description": "Glob matched against file paths below `path` (gitignore syntax: `*.rs` matches at any depth, `src/**/*.rs` below its src). An absolute pattern (`/repo/src/*.rs`) searches from its leading directories."
     },
     "path": {
       "type": "string",
@@ -54,7 +54,7 @@ const GREP_SCHEMA: &str = r#"{
     },
     "glob": {
       "type": "string",
-      "description": "Only search files whose path matches this glob, e.g. `*.rs` or `src/**/*.ts`. Optional."
+      "description": "Only search files whose path below `path` matches this glob, e.g. `*.rs` or `src/**/*.ts`. Optional."
     },
     "ignore_case": {
       "type": "boolean",

@@ -17,6 +17,8 @@ pub struct Found {
     /// record joins the last file or starts the next one: no lookup among paths that share long
     /// prefixes. Sorted (a file reported apart merged) when rendered.
     files: Vec<(String, Entry)>,
+    /// Put before each path ripgrep reports (see `scope`).
+    shown_prefix: String,
     taken: usize,
     pub more: bool,
 }
@@ -39,20 +41,21 @@ enum Mode {
 }
 
 impl Found {
-    pub fn paths(limit: usize) -> Self {
-        Self::new(Mode::Paths, limit, 0)
+    pub fn paths(limit: usize, shown_prefix: &str) -> Self {
+        Self::new(Mode::Paths, limit, 0, shown_prefix)
     }
 
-    pub fn grep(mode: OutputMode, limit: usize, max_line_chars: usize) -> Self {
-        Self::new(Mode::Grep(mode), limit, max_line_chars)
+    pub fn grep(mode: OutputMode, limit: usize, max_line_chars: usize, shown_prefix: &str) -> Self {
+        Self::new(Mode::Grep(mode), limit, max_line_chars, shown_prefix)
     }
 
-    fn new(mode: Mode, limit: usize, max_line_chars: usize) -> Self {
+    fn new(mode: Mode, limit: usize, max_line_chars: usize, shown_prefix: &str) -> Self {
         Self {
             mode,
             limit,
             max_line_chars,
             files: Vec::new(),
+            shown_prefix: shown_prefix.to_owned(),
             taken: 0,
             more: false,
         }
@@ -61,9 +64,9 @@ impl Found {
     /// One record of ripgrep's output: a path (`--files`) or a JSON message (`--json`).
     pub fn take(&mut self, record: &str) -> Result<Flow, String> {
         match self.mode {
-            Mode::Paths => Ok(self.count_in(record)),
+            Mode::Paths => Ok(self.count_in(&shown(&self.shown_prefix, Cow::Borrowed(record)))),
             Mode::Grep(mode) => match rg_json::parse(record)? {
-                Some(event) => Ok(self.take_event(mode, event)),
+                Some(event) => Ok(self.take_event(mode, event.map_path(|path| shown(&self.shown_prefix, path)))),
                 None => Ok(Flow::More),
             },
         }
@@ -228,6 +231,15 @@ fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
     cut_line(text.trim_end_matches(['\n', '\r']), max_chars)
 }
 
+/// `path` as the model sees it: after the scope's prefix.
+fn shown<'a>(prefix: &str, path: Cow<'a, str>) -> Cow<'a, str> {
+    if prefix.is_empty() {
+        path
+    } else {
+        Cow::Owned(format!("{prefix}{path}"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,7 +253,7 @@ mod tests {
 
     #[test]
     fn paths_are_sorted_and_bounded() {
-        let mut found = Found::paths(2);
+        let mut found = Found::paths(2, "");
         assert_eq!(found.take("b.rs"), Ok(Flow::More));
         assert_eq!(found.take("a.rs"), Ok(Flow::More));
         assert_eq!(found.take("c.rs"), Ok(Flow::Enough));
@@ -253,7 +265,7 @@ mod tests {
 
     #[test]
     fn content_counts_matches_and_keeps_context() {
-        let mut found = Found::grep(OutputMode::Content, 10, 100);
+        let mut found = Found::grep(OutputMode::Content, 10, 100, "");
         for record in [
             line("b.rs", 1, "before", false),
             line("b.rs", 2, "hit", true),
@@ -267,7 +279,7 @@ mod tests {
 
     #[test]
     fn records_of_a_file_that_come_apart_are_merged() {
-        let mut found = Found::grep(OutputMode::Content, 10, 100);
+        let mut found = Found::grep(OutputMode::Content, 10, 100, "");
         for record in [
             line("b.rs", 1, "one", true),
             line("a.rs", 1, "two", true),
@@ -281,11 +293,11 @@ mod tests {
 
     #[test]
     fn files_and_counts() {
-        let mut files = Found::grep(OutputMode::FilesWithMatches, 10, 100);
+        let mut files = Found::grep(OutputMode::FilesWithMatches, 10, 100, "");
         files.take(&line("x.rs", 1, "a", true)).ok();
         files.take(&line("x.rs", 2, "a", true)).ok();
         assert_eq!(files.render(), "x.rs");
-        let mut counts = Found::grep(OutputMode::Count, 10, 100);
+        let mut counts = Found::grep(OutputMode::Count, 10, 100, "");
         let end = r#"{"type":"end","data":{"path":{"text":"x.rs"},"stats":{"matched_lines":3}}}"#;
         counts.take(end).ok();
         assert_eq!(counts.render(), "x.rs:3");

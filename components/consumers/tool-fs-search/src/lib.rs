@@ -8,6 +8,7 @@ mod describe;
 mod found;
 mod rg_json;
 mod run;
+mod scope;
 
 mod bindings {
     wit_bindgen::generate!({
@@ -35,6 +36,7 @@ use crate::args::{GlobArgs, GrepArgs};
 use crate::config::Config;
 use crate::found::Found;
 use crate::run::Finished;
+use crate::scope::Scope;
 
 /// ripgrep's exit code for "an error happened" (1 only means nothing matched).
 const RG_ERROR: i32 = 2;
@@ -61,18 +63,25 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     match call.name.as_str() {
         describe::GLOB => {
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
-            let mut found = Found::paths(config.limit(args.limit));
-            let finished = run::rg(args::glob_argv(&args), cwd, b'\0', &config, |r| found.take(r))?;
+            let scope = args.scope(cwd);
+            let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
+            let finished = run::rg(args::glob_argv(&scope), &scope.cwd, b'\0', &config, |r| found.take(r))
+                .map_err(|e| searched_in(&scope, e))?;
             report(&found, &finished, "No files matched")
         }
         describe::GREP => {
             let args: GrepArgs = seam_guest::args::parse(&call.arguments)?;
+            let scope = args.scope(cwd);
             let mut found = Found::grep(
                 args.output_mode,
                 config.limit(args.limit),
                 config.max_line_chars as usize,
+                &scope.shown_prefix,
             );
-            let finished = run::rg(args::grep_argv(&args), cwd, b'\n', &config, |r| found.take(r))?;
+            let finished = run::rg(args::grep_argv(&args, &scope), &scope.cwd, b'\n', &config, |r| {
+                found.take(r)
+            })
+            .map_err(|e| searched_in(&scope, e))?;
             report(&found, &finished, "No matches found")
         }
         other => Err(seam_guest::ToolResult::error(
@@ -80,6 +89,16 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
             format!("tool-fs-search has no tool named {other:?}"),
         )),
     }
+}
+
+/// A search run in the directory it searches (see `scope`) cannot start when that is no
+/// directory: said of the path the model gave, as ripgrep says it of a path it cannot search.
+fn searched_in(scope: &Scope, error: seam_guest::ToolResult) -> seam_guest::ToolResult {
+    if error.code.as_deref() != Some("SUBPROCESS_CWD_INVALID") || scope.shown_prefix.is_empty() {
+        return error;
+    }
+    let path = scope.shown_prefix.trim_end_matches('/');
+    seam_guest::ToolResult::error("SEARCH_FAILED", format!("{path}: not an existing directory"))
 }
 
 /// The results, with what a reader must know about how the search ended. ripgrep failing

@@ -85,6 +85,29 @@ pub enum Event<'a> {
     FileEnd { path: Cow<'a, str>, matched_lines: u64 },
 }
 
+impl<'a> Event<'a> {
+    /// The event with its path replaced by `f` of it.
+    pub fn map_path(self, f: impl FnOnce(Cow<'a, str>) -> Cow<'a, str>) -> Self {
+        match self {
+            Event::Line {
+                path,
+                number,
+                text,
+                is_match,
+            } => Event::Line {
+                path: f(path),
+                number,
+                text,
+                is_match,
+            },
+            Event::FileEnd { path, matched_lines } => Event::FileEnd {
+                path: f(path),
+                matched_lines,
+            },
+        }
+    }
+}
+
 /// None for messages without information here (begin, summary, unknown kinds).
 pub fn parse(line: &str) -> Result<Option<Event<'_>>, String> {
     read(line).ok_or_else(|| {

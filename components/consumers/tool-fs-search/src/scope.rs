@@ -1,0 +1,124 @@
+//! Where ripgrep runs. A model means a glob with a slash (`src/**/*.rs`) relative to the
+//! directory it searches, but ripgrep matches such a glob relative to its working directory;
+//! so a search with one runs in the searched directory, and its paths are shown as if searched
+//! from the session's. An absolute glob (`/repo/src/*.rs`) searches from its leading
+//! directories.
+
+/// How one search is run.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Scope {
+    /// ripgrep's working directory.
+    pub cwd: String,
+    /// The path to search, given to ripgrep as is; none for its working directory.
+    pub path: Option<String>,
+    pub glob: Option<String>,
+    /// Put before every path ripgrep prints.
+    pub shown_prefix: String,
+}
+
+/// The scope of a search of `path` (none: the session's `cwd`) for files matching `glob`.
+pub fn of(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
+    let (path, glob) = match glob.and_then(split_absolute) {
+        Some((dir, rest)) => (Some(dir), Some(rest)),
+        None => (path.map(str::to_owned), glob.map(str::to_owned)),
+    };
+    match path {
+        Some(dir) if glob.as_deref().is_some_and(|g| g.contains('/')) => Scope {
+            cwd: if dir.starts_with('/') {
+                dir.clone()
+            } else {
+                format!("{}/{dir}", cwd.trim_end_matches('/'))
+            },
+            path: None,
+            glob,
+            shown_prefix: format!("{}/", dir.trim_end_matches('/')),
+        },
+        path => Scope {
+            cwd: cwd.to_owned(),
+            path,
+            glob,
+            shown_prefix: String::new(),
+        },
+    }
+}
+
+/// An absolute glob as the directory of its leading literal components and the rest, anchored
+/// to it: `/repo/src/**/*.rs` is `/repo/src` and `/**/*.rs`.
+fn split_absolute(glob: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = glob.strip_prefix('/')?.split('/').collect();
+    let literal = parts
+        .iter()
+        .position(|part| part.contains(['*', '?', '[', '{']))
+        .unwrap_or(parts.len() - 1);
+    Some((
+        format!("/{}", parts[..literal].join("/")),
+        format!("/{}", parts[literal..].join("/")),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search run in `cwd` with no path argument, its paths shown after `prefix`.
+    fn run_in(cwd: &str, glob: &str, prefix: &str) -> Scope {
+        Scope {
+            cwd: cwd.into(),
+            path: None,
+            glob: Some(glob.into()),
+            shown_prefix: prefix.into(),
+        }
+    }
+
+    /// A search run as the model gave it.
+    fn as_given(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
+        Scope {
+            cwd: cwd.into(),
+            path: path.map(Into::into),
+            glob: glob.map(Into::into),
+            shown_prefix: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_glob_with_a_slash_runs_in_the_directory_searched() {
+        assert_eq!(
+            of("/ws", Some("sub"), Some("deep/*.rs")),
+            run_in("/ws/sub", "deep/*.rs", "sub/")
+        );
+        assert_eq!(
+            of("/ws/", Some("/abs/dir/"), Some("src/**/*.rs")),
+            run_in("/abs/dir/", "src/**/*.rs", "/abs/dir/")
+        );
+    }
+
+    #[test]
+    fn other_searches_run_as_given_in_the_session_directory() {
+        assert_eq!(
+            of("/ws", Some("sub"), Some("*.rs")),
+            as_given("/ws", Some("sub"), Some("*.rs"))
+        );
+        assert_eq!(
+            of("/ws", None, Some("src/*.rs")),
+            as_given("/ws", None, Some("src/*.rs"))
+        );
+        assert_eq!(of("/ws", Some("a.rs"), None), as_given("/ws", Some("a.rs"), None));
+    }
+
+    #[test]
+    fn an_absolute_glob_searches_from_its_leading_directories() {
+        assert_eq!(
+            of("/ws", None, Some("/repo/src/**/*.rs")),
+            run_in("/repo/src", "/**/*.rs", "/repo/src/")
+        );
+        assert_eq!(
+            of("/ws", Some("other"), Some("/etc/*.conf")),
+            run_in("/etc", "/*.conf", "/etc/")
+        );
+        assert_eq!(of("/ws", None, Some("/*.conf")), run_in("/", "/*.conf", "/"));
+        assert_eq!(
+            of("/ws", None, Some("/repo/README.md")),
+            run_in("/repo", "/README.md", "/repo/")
+        );
+    }
+}
