@@ -33,8 +33,11 @@ pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
     let first = window.offset.max(1);
     let mut rows = lines.text.lines().take(window.limit).peekable();
     if rows.peek().is_none() {
-        let total = lines.line_count.unwrap_or_default();
-        return format!("[the file has {total} lines; offset {first} is past the end]");
+        let total = match lines.line_count.unwrap_or_default() {
+            1 => "1 line".to_owned(),
+            n => format!("{n} lines"),
+        };
+        return format!("[the file has {total}; offset {first} is past the end]");
     }
     let mut out = String::new();
     let mut next = first;
@@ -114,6 +117,10 @@ mod tests {
         assert_eq!(
             numbered(&last("", 5, 10), &window(9, 2)),
             "[the file has 5 lines; offset 9 is past the end]"
+        );
+        assert_eq!(
+            numbered(&last("", 1, 3), &window(4, 2)),
+            "[the file has 1 line; offset 4 is past the end]"
         );
         assert_eq!(numbered(&last("", 0, 0), &window(1, 2)), "[empty file]");
     }
