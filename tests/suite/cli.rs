@@ -36,6 +36,19 @@ fn call_prints_content_and_exits_by_result() {
 }
 
 #[test]
+fn logs_to_a_pipe_are_plain_text() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seam"));
+    command
+        .args(["call", "bash", r#"{"command": "true"}"#])
+        .env("RUST_LOG", "seam_host=debug")
+        .env_remove("NO_COLOR");
+    let logged = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&logged.stderr);
+    assert!(stderr.contains("crossed"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+}
+
+#[test]
 fn batch_answers_each_line_in_one_world() {
     let input = concat!(
         r#"{"tool": "bash", "args": {"command": "echo one"}}"#,

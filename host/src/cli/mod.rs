@@ -18,6 +18,7 @@ mod tools;
 
 use clap::{Parser, Subcommand};
 use seam_host::{Runtime, World, WorldFile};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -90,6 +91,8 @@ pub fn run() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // Colors for a person at a terminal; an MCP client's log file or a pipe gets plain text.
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
