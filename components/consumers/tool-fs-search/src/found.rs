@@ -178,8 +178,10 @@ impl Found {
             }
         }
         if self.more {
-            let unit = match self.mode {
-                Mode::Grep(OutputMode::Content) => "matching lines",
+            let unit = match (self.mode, self.limit) {
+                (Mode::Grep(OutputMode::Content), 1) => "matching line",
+                (Mode::Grep(OutputMode::Content), _) => "matching lines",
+                (_, 1) => "file",
                 _ => "files",
             };
             out.push_str(&format!(
@@ -249,6 +251,17 @@ mod tests {
         format!(
             r#"{{"type":"{kind}","data":{{"path":{{"text":"{path}"}},"lines":{{"text":"{text}\n"}},"line_number":{number}}}}}"#
         )
+    }
+
+    #[test]
+    fn a_limit_of_one_is_one_file() {
+        let mut found = Found::paths(1, "");
+        assert_eq!(found.take("b.rs"), Ok(Flow::More));
+        assert_eq!(found.take("a.rs"), Ok(Flow::Enough));
+        assert_eq!(
+            found.render(),
+            "b.rs\n[more results: stopped after 1 file; narrow the pattern, path or glob, or raise limit]"
+        );
     }
 
     #[test]
