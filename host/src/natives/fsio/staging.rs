@@ -44,7 +44,9 @@ impl<'a> Staging<'a> {
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        let shown = parent_path.join(&name);
+        // Failures are said of the directory written to: the staging name is no path the caller
+        // knows.
+        let shown = format!("{} (where the new file is staged)", parent_path.display());
         mkdirat(parent, name.as_str(), Mode::S_IRWXU).map_err(|e| FsioError::errno(&shown, e))?;
         // Opened without following, so a directory renamed away and replaced by a symlink
         // cannot redirect the content.

@@ -213,3 +213,17 @@ fn what_a_publish_replaces_is_released_after_it_returns() {
     }
     assert_eq!(held_under(&root), Vec::<String>::new());
 }
+
+#[test]
+fn a_directory_that_takes_no_new_file_is_named_in_the_error() {
+    // No file can be created in a process's /proc directory.
+    let dir = std::fs::canonicalize("/proc/self").unwrap();
+    let error = Publisher::new()
+        .atomic_write(s(&dir.join("x")), b"x", None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with(&format!("{} (where the new file is staged): ", dir.display())),
+        "{error}"
+    );
+}
