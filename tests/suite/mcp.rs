@@ -244,3 +244,51 @@ fn without_elicitation_an_approval_is_unavailable() {
     );
     assert!(!target.exists());
 }
+
+/// Malformed requests from a client that is not the SDK: raw JSON-RPC lines on the server's
+/// stdin, each answered with the code JSON-RPC gives its fault.
+#[test]
+fn malformed_params_are_invalid_params_and_unknown_methods_are_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_seam"))
+        .arg("--workspace")
+        .arg(dir.path())
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    let requests = [
+        initialize,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "read", "arguments": "oops"}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}),
+    ];
+    let mut stdin = server.stdin.take().unwrap();
+    for request in &requests {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 3 {
+        let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        answers.insert(answer["id"].as_u64().unwrap(), answer);
+    }
+    drop(stdin);
+    server.wait().unwrap();
+    let malformed = &answers[&2]["error"];
+    assert_eq!(malformed["code"], -32602, "{malformed}");
+    assert!(
+        malformed["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid params for tools/call: "),
+        "{malformed}"
+    );
+    let unknown = &answers[&3]["error"];
+    assert_eq!(unknown["code"], -32601, "{unknown}");
+    assert_eq!(unknown["message"], "method not found: no/such/method");
+}

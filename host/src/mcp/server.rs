@@ -6,8 +6,8 @@ use crate::lane::Session;
 use crate::live::LiveWorld;
 use crate::{CallContext, ToolResult, World};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -123,5 +123,34 @@ impl ServerHandler for SeamServer {
             }
             Ended::Panicked(message) => Err(ErrorData::internal_error(format!("the call failed: {message}"), None)),
         }
+    }
+
+    /// What rmcp could not read as a request it knows lands here. For a method this server
+    /// serves, that means its params were malformed (`arguments` that is no object): invalid
+    /// params (-32602), with what was wrong, rather than method not found.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        const SERVED: [&str; 5] = ["initialize", "ping", "logging/setLevel", "tools/list", "tools/call"];
+        let method = request.method;
+        if !SERVED.contains(&method.as_str()) {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {method}"),
+                None,
+            ));
+        }
+        let params = request.params.unwrap_or_default();
+        let why = match method.as_str() {
+            "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err(),
+            _ => None,
+        };
+        let why = why.map_or_else(|| "malformed".to_owned(), |e| e.to_string());
+        Err(ErrorData::invalid_params(
+            format!("invalid params for {method}: {why}"),
+            None,
+        ))
     }
 }
