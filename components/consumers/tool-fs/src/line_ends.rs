@@ -6,9 +6,9 @@
 use crate::bindings::seam::fs::fs;
 use crate::bindings::seam::fs::types::{Edit, Target};
 
-/// How much of the file's start decides its line ends: enough for many lines of any file.
+/// The file's start is read a chunk at a time until it holds a line end (a first line can be
+/// long), up to this many bytes; the line ends in it decide.
 const SAMPLE_BYTES: usize = 64 * 1024;
-/// Bytes asked per read of the sample.
 const CHUNK_BYTES: u32 = 16 * 1024;
 
 /// True when most line ends in the start of the file at `target` are `\r\n`. A file that
