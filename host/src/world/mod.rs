@@ -432,13 +432,14 @@ impl World {
     }
 
     /// Instantiate every component of the world in one lane (what a call reaching all of them
-    /// pays), without calling anything. Used by `seam bench`.
-    pub fn instantiate_all(&self) -> wasmtime::Result<()> {
+    /// pays), without calling anything, and hand the lane back so its teardown can be timed
+    /// apart. Used by `seam bench`.
+    pub fn instantiate_all(&self) -> wasmtime::Result<Store<Lane>> {
         let mut store = self.runtime.new_store(self.linked.clone(), self.call_context("bench"));
         for node in 0..self.linked.nodes.len() {
             Lane::instance(&mut store.as_context_mut(), node)?;
         }
-        Ok(())
+        Ok(store)
     }
 }
 
