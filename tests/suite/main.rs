@@ -17,6 +17,7 @@ mod fs_search;
 mod fs_support;
 mod fs_tools;
 mod fs_versions;
+mod home_paths;
 mod hot_swap;
 mod jobs;
 mod linking;

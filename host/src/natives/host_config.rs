@@ -31,4 +31,11 @@ impl context::Host for Lane {
     fn config(&mut self) -> Result<String> {
         Ok(self.linked.nodes[self.current()].config.clone())
     }
+
+    fn home(&mut self) -> Result<Option<String>> {
+        // $HOME, else the password database; a home that is not absolute UTF-8 is none.
+        Ok(std::env::home_dir()
+            .filter(|home| home.is_absolute())
+            .and_then(|home| home.into_os_string().into_string().ok()))
+    }
 }

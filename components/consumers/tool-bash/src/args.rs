@@ -23,10 +23,11 @@ pub struct BashArgs {
 }
 
 impl BashArgs {
-    pub fn request(&self, session_cwd: &str, policy: Option<Policy>) -> Request {
+    /// The shell request, run in `workdir` placed in the session (its cwd when none is given).
+    pub fn request(&self, session_cwd: &str, home: impl FnOnce() -> Option<String>, policy: Option<Policy>) -> Request {
         Request {
             command: self.command.clone(),
-            cwd: workdir(self.workdir.as_deref(), session_cwd),
+            cwd: seam_guest::paths::in_session(self.workdir.as_deref(), session_cwd, home),
             timeout_ms: self.timeout_ms,
             env: Vec::new(),
             sandbox: policy,
@@ -34,37 +35,9 @@ impl BashArgs {
     }
 }
 
-/// An absolute workdir as given, a relative one under the session's cwd, none (or empty) the
-/// session's cwd itself.
-fn workdir(workdir: Option<&str>, session_cwd: &str) -> String {
-    match workdir {
-        None | Some("") => session_cwd.to_owned(),
-        Some(dir) if dir.starts_with('/') => dir.to_owned(),
-        Some(dir) => format!("{}/{dir}", session_cwd.trim_end_matches('/')),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn workdir_defaults_to_the_session_cwd() {
-        assert_eq!(workdir(None, "/work"), "/work");
-        assert_eq!(workdir(Some(""), "/work"), "/work");
-    }
-
-    #[test]
-    fn relative_workdirs_resolve_against_the_session_cwd() {
-        assert_eq!(workdir(Some("src/bin"), "/work"), "/work/src/bin");
-        assert_eq!(workdir(Some("src"), "/work/"), "/work/src");
-        assert_eq!(workdir(Some("src"), "/"), "/src");
-    }
-
-    #[test]
-    fn absolute_workdirs_are_kept() {
-        assert_eq!(workdir(Some("/tmp"), "/work"), "/tmp");
-    }
 
     #[test]
     fn arguments_make_a_request_carrying_the_policy() {
@@ -75,8 +48,8 @@ mod tests {
             writable_roots: vec![],
         };
         let args: Result<BashArgs, _> =
-            seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "src"}"#);
-        let request = args.map(|args| args.request("/work", Some(policy)));
+            seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 500, "workdir": "~/src"}"#);
+        let request = args.map(|args| args.request("/work", || Some("/home/ada".into()), Some(policy)));
         let request = request.map(|r| {
             (
                 r.command,
@@ -88,7 +61,7 @@ mod tests {
         });
         assert_eq!(
             request,
-            Ok(("ls".into(), "/work/src".into(), Some(500), 0, Some("/work".into())))
+            Ok(("ls".into(), "/home/ada/src".into(), Some(500), 0, Some("/work".into())))
         );
     }
 

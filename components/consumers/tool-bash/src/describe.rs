@@ -40,7 +40,7 @@ const INPUT_SCHEMA: &str = r#"{
     },
     "workdir": {
       "type": "string",
-      "description": "Directory to run in, absolute or relative to the session's working directory. Optional: defaults to the session's working directory."
+      "description": "Directory to run in: absolute, `~/…` in the home directory, or relative to the session's working directory. Optional: defaults to the session's working directory."
     },
     "description": {
       "type": "string",

@@ -85,7 +85,7 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         Ok(policy) => policy,
         Err(refused) => return refused,
     };
-    let request = args.request(&call.session.cwd, policy.clone());
+    let request = args.request(&call.session.cwd, context::home, policy.clone());
     let owner = &call.session.agent;
     if args.run_in_background {
         return match background::start(owner, &args, &request) {

@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use seam_guest::paths::home_expanded;
+
 use crate::scope::{self, Scope};
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -38,15 +40,18 @@ pub struct GrepArgs {
 }
 
 impl GlobArgs {
-    /// Where the search runs, its pattern being the glob.
-    pub fn scope(&self, cwd: &str) -> Scope {
-        scope::of(cwd, self.path.as_deref(), Some(&self.pattern))
+    /// Where the search runs, its pattern being the glob; `home` is what a leading `~` means.
+    pub fn scope(&self, cwd: &str, home: impl Fn() -> Option<String>) -> Scope {
+        let path = self.path.as_deref().map(|path| home_expanded(path, &home));
+        scope::of(cwd, path.as_deref(), Some(&home_expanded(&self.pattern, &home)))
     }
 }
 
 impl GrepArgs {
-    pub fn scope(&self, cwd: &str) -> Scope {
-        scope::of(cwd, self.path.as_deref(), self.glob.as_deref())
+    pub fn scope(&self, cwd: &str, home: impl Fn() -> Option<String>) -> Scope {
+        let path = self.path.as_deref().map(|path| home_expanded(path, &home));
+        let glob = self.glob.as_deref().map(|glob| home_expanded(glob, &home));
+        scope::of(cwd, path.as_deref(), glob.as_deref())
     }
 }
 
@@ -105,6 +110,10 @@ pub fn grep_argv(args: &GrepArgs, scope: &Scope) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn no_home() -> Option<String> {
+        None
+    }
+
     fn grep(json: &str) -> GrepArgs {
         match seam_guest::args::parse(json) {
             Ok(args) => args,
@@ -118,7 +127,7 @@ mod tests {
             r#"{"pattern": "--files", "path": "-rf", "glob": "*.rs", "output_mode": "content", "context": 2, "ignore_case": true}"#,
         );
         assert_eq!(
-            grep_argv(&args, &args.scope("/ws")),
+            grep_argv(&args, &args.scope("/ws", no_home)),
             [
                 "--no-config",
                 "--json",
@@ -139,7 +148,7 @@ mod tests {
     fn files_mode_stops_at_the_first_match() {
         let args = grep(r#"{"pattern": "x"}"#);
         assert_eq!(
-            grep_argv(&args, &args.scope("/ws")),
+            grep_argv(&args, &args.scope("/ws", no_home)),
             ["--no-config", "--json", "--max-count", "1", "--regexp", "x", "--"]
         );
     }
@@ -152,7 +161,7 @@ mod tests {
             limit: None,
         };
         assert_eq!(
-            glob_argv(&args.scope("/ws")),
+            glob_argv(&args.scope("/ws", no_home)),
             ["--no-config", "--files", "--null", "--glob", "*.rs", "--", "src"]
         );
         // A glob with a slash is matched in the directory searched.
@@ -161,8 +170,28 @@ mod tests {
             ..args
         };
         assert_eq!(
-            glob_argv(&below.scope("/ws")),
+            glob_argv(&below.scope("/ws", no_home)),
             ["--no-config", "--files", "--null", "--glob", "deep/*.rs", "--"]
+        );
+    }
+
+    #[test]
+    fn a_leading_tilde_is_the_home_directory() {
+        let home = || Some("/home/ada".to_owned());
+        let args = GlobArgs {
+            pattern: "~/src/**/*.rs".into(),
+            path: None,
+            limit: None,
+        };
+        assert_eq!(
+            glob_argv(&args.scope("/ws", home)),
+            ["--no-config", "--files", "--null", "--glob", "/**/*.rs", "--"]
+        );
+        assert_eq!(args.scope("/ws", home).cwd, "/home/ada/src");
+        let args = grep(r#"{"pattern": "x", "path": "~/notes"}"#);
+        assert_eq!(
+            grep_argv(&args, &args.scope("/ws", home)).last().map(String::as_str),
+            Some("/home/ada/notes")
         );
     }
 

@@ -19,7 +19,7 @@ const GLOB_SCHEMA: &str = r#"{
     },
     "path": {
       "type": "string",
-      "description": "Directory to search, absolute or relative to the session's working directory. Optional: defaults to the working directory."
+      "description": "Directory to search: absolute, `~/…` in the home directory, or relative to the session's working directory. Optional: defaults to the working directory."
     },
     "limit": {
       "type": "integer",
@@ -50,7 +50,7 @@ const GREP_SCHEMA: &str = r#"{
     },
     "path": {
       "type": "string",
-      "description": "File or directory to search, absolute or relative to the session's working directory. Optional: defaults to the working directory."
+      "description": "File or directory to search: absolute, `~/…` in the home directory, or relative to the session's working directory. Optional: defaults to the working directory."
     },
     "glob": {
       "type": "string",

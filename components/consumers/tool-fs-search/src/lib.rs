@@ -63,7 +63,7 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     match call.name.as_str() {
         describe::GLOB => {
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
-            let scope = args.scope(cwd);
+            let scope = args.scope(cwd, context::home);
             let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
             let finished = run::rg(args::glob_argv(&scope), &scope.cwd, b'\0', &config, |r| found.take(r))
                 .map_err(|e| searched_in(&scope, e))?;
@@ -71,7 +71,7 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
         }
         describe::GREP => {
             let args: GrepArgs = seam_guest::args::parse(&call.arguments)?;
-            let scope = args.scope(cwd);
+            let scope = args.scope(cwd, context::home);
             let mut found = Found::grep(
                 args.output_mode,
                 config.limit(args.limit),

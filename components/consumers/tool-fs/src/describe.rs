@@ -9,7 +9,7 @@ pub const READ_IMAGE: &str = "read_image";
 
 const FILE_PATH: &str = r#""file_path": {
       "type": "string",
-      "description": "The file: an absolute path, or a path relative to the session's working directory."
+      "description": "The file: an absolute path, `~/…` in the home directory, or a path relative to the session's working directory."
     }"#;
 
 const READ_DESCRIPTION: &str = "\

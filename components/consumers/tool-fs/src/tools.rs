@@ -1,6 +1,6 @@
-//! The four tools over the fs seam. Each resolves `file_path` against the session's cwd and
-//! passes the session id, so an observation policy below can judge writes by what this session
-//! read.
+//! The four tools over the fs seam. Each resolves `file_path` in the session (relative to its
+//! cwd, `~` in the home directory) and passes the session id, so an observation policy below
+//! can judge writes by what this session read.
 
 use seam_guest::ToolResult;
 
@@ -9,6 +9,7 @@ use crate::bindings::seam::fs::fs;
 use crate::bindings::seam::fs::types::{Edit, LineWindow, Target};
 use crate::bindings::seam::sandbox::policy;
 use crate::bindings::seam::sandbox::types::Policy;
+use crate::bindings::seam::tool::context;
 use crate::bindings::seam::tool::types::Session;
 use crate::config::Config;
 use crate::errors;
@@ -17,7 +18,8 @@ use crate::line_ends;
 use crate::render::{self, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
-    fs::resolve(file_path, &session.cwd).map_err(errors::from_fs)
+    let path = seam_guest::paths::in_session(Some(file_path), &session.cwd, context::home);
+    fs::resolve(&path, &session.cwd).map_err(errors::from_fs)
 }
 
 pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {

@@ -5,7 +5,7 @@ use crate::bindings::seam::tool::types::ToolSpec;
 
 const SCHEMA: &str = r#"{"type": "object", "properties": {
     "operation": {"type": "string", "enum": ["go_to_definition", "find_references", "go_to_implementation", "hover"]},
-    "file_path": {"type": "string", "description": "The file, absolute or relative to the working directory."},
+    "file_path": {"type": "string", "description": "The file: absolute, `~/…` in the home directory, or relative to the working directory."},
     "line": {"type": "integer", "minimum": 1, "description": "1-based line."},
     "character": {"type": "integer", "minimum": 1, "description": "1-based column in UTF-16 code units (as editors count)."}
   }, "required": ["operation", "file_path", "line", "character"], "additionalProperties": false}"#;

@@ -13,6 +13,7 @@ mod bindings {
 
             world tool-lsp {
                 import seam:lsp/lsp@0.1.0;
+                import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
         "#,
@@ -25,6 +26,7 @@ seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::lsp::lsp::{self, Operation, QueryRequest};
+use bindings::seam::tool::context;
 
 use crate::args::Args;
 
@@ -56,7 +58,7 @@ impl Guest for ToolLsp {
                 args::Operation::GoToImplementation => Operation::GoToImplementation,
                 args::Operation::Hover => Operation::Hover,
             },
-            path: args.file_path.clone(),
+            path: seam_guest::paths::in_session(Some(&args.file_path), &call.session.cwd, context::home),
             workspace: call.session.cwd.clone(),
             line: args.line,
             character: args.character,

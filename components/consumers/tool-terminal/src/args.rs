@@ -63,15 +63,6 @@ pub struct Close {
 #[serde(deny_unknown_fields)]
 pub struct List {}
 
-/// An absolute directory as given, a relative one under the session's cwd.
-pub fn directory(dir: Option<&str>, session_cwd: &str) -> String {
-    match dir {
-        None | Some("") => session_cwd.to_owned(),
-        Some(dir) if dir.starts_with('/') => dir.to_owned(),
-        Some(dir) => format!("{}/{dir}", session_cwd.trim_end_matches('/')),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,12 +78,5 @@ mod tests {
         assert_eq!(send("ls", true).typed(), "ls\n");
         assert_eq!(send("ls\n", true).typed(), "ls\n");
         assert_eq!(send("y", false).typed(), "y");
-    }
-
-    #[test]
-    fn relative_directories_resolve_against_the_session_cwd() {
-        assert_eq!(directory(None, "/w"), "/w");
-        assert_eq!(directory(Some("src"), "/w/"), "/w/src");
-        assert_eq!(directory(Some("/tmp"), "/w"), "/tmp");
     }
 }

@@ -21,7 +21,7 @@ pub fn tools() -> Vec<ToolSpec> {
              variables and running programs survive across calls, so use it for interactive \
              programs (REPLs, prompts, `read`) and long-running processes you come back to. The \
              result names the session (pty-N); close it when done.",
-            r#""cwd": {"type": "string", "description": "Starting directory, absolute or relative to the session's working directory."},
+            r#""cwd": {"type": "string", "description": "Starting directory: absolute, `~/…` in the home directory, or relative to the session's working directory."},
                "rows": {"type": "integer", "minimum": 1}, "cols": {"type": "integer", "minimum": 1},
                "shell": {"type": "string", "description": "A bash-compatible shell instead of the default."}"#,
             &[],

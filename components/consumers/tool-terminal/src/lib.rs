@@ -12,6 +12,7 @@ mod bindings {
 
             world tool-terminal {
                 import seam:terminal/terminal@0.1.0;
+                import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
         "#,
@@ -25,6 +26,7 @@ seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
 use bindings::seam::terminal::terminal::{self, Error, SpawnRequest};
+use bindings::seam::tool::context;
 use seam_guest::args::parse;
 
 struct ToolTerminal;
@@ -59,7 +61,7 @@ impl Guest for ToolTerminal {
 
 fn open(owner: &str, session_cwd: &str, a: args::Open) -> Result<String, Error> {
     let request = SpawnRequest {
-        cwd: args::directory(a.cwd.as_deref(), session_cwd),
+        cwd: seam_guest::paths::in_session(a.cwd.as_deref(), session_cwd, context::home),
         rows: a.rows,
         cols: a.cols,
         env: Vec::new(),

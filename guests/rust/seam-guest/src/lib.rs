@@ -14,6 +14,7 @@ pub mod exit_marker;
 pub mod json;
 pub mod json_scan;
 pub mod output;
+pub mod paths;
 #[cfg(feature = "plugin")]
 pub mod plugin;
 pub mod text;
