@@ -5,24 +5,13 @@
 /// dropped, `..` applied to what precedes it (never above the root), no repeated or trailing
 /// slashes. None when the path is relative and `cwd` is not absolute.
 pub fn absolute(path: &str, cwd: &str) -> Option<String> {
-    let joined = if path.starts_with('/') {
-        path.to_owned()
+    if path.starts_with('/') {
+        seam_guest::paths::normalized(path)
     } else if cwd.starts_with('/') {
-        format!("{cwd}/{path}")
+        seam_guest::paths::normalized(&format!("{cwd}/{path}"))
     } else {
-        return None;
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    for part in joined.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            name => parts.push(name),
-        }
+        None
     }
-    Some(format!("/{}", parts.join("/")))
 }
 
 /// True when canonical `child` is `parent` or below it, compared by whole components.

@@ -25,24 +25,6 @@ fn deployment_default(settings: &config::WorldSettings) -> Result<Mode, Error> {
     })
 }
 
-/// Lexical normalization of an absolute path (the host canonicalized the session cwd already).
-fn normalize(path: &str) -> Option<String> {
-    if !path.starts_with('/') {
-        return None;
-    }
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            part => parts.push(part),
-        }
-    }
-    Some(format!("/{}", parts.join("/")))
-}
-
 impl Guest for SandboxPolicy {
     fn resolve(session: String, cwd: Option<String>, approved: Option<Mode>) -> Result<Effective, Error> {
         let settings = config::settings();
@@ -54,7 +36,8 @@ impl Guest for SandboxPolicy {
             },
         };
         let root = cwd.unwrap_or_else(|| settings.workspace.clone());
-        let workspace_root = normalize(&root).ok_or_else(|| Error {
+        // The host canonicalized the session cwd already; a lexical normalization suffices.
+        let workspace_root = seam_guest::paths::normalized(&root).ok_or_else(|| Error {
             code: "SANDBOX_POLICY_INVALID_ROOT".into(),
             message: format!("the workspace root {root:?} is not an absolute path"),
         })?;
@@ -96,17 +79,5 @@ impl Guest for SandboxPolicy {
             modes::name(policy.mode),
             policy.workspace_root
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::normalize;
-
-    #[test]
-    fn normalizes_absolute_paths_only() {
-        assert_eq!(normalize("/a/./b/../c/").as_deref(), Some("/a/c"));
-        assert_eq!(normalize("/").as_deref(), Some("/"));
-        assert_eq!(normalize("a/b"), None);
     }
 }

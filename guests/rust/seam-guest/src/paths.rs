@@ -17,6 +17,26 @@ pub fn in_session(given: Option<&str>, cwd: &str, home: impl FnOnce() -> Option<
     }
 }
 
+/// Absolute `path` lexically normalized: `.` and empty components dropped, `..` applied to what
+/// precedes it (never above the root), no trailing slash. None when `path` is relative.
+/// Symlinks are not followed: where that matters, the host canonicalizes.
+pub fn normalized(path: &str) -> Option<String> {
+    if !path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            name => parts.push(name),
+        }
+    }
+    Some(format!("/{}", parts.join("/")))
+}
+
 /// `given` with a leading `~` (alone, or before a `/`) replaced by the home directory, when
 /// `home` names one; any other path as given. `home` is asked only for such a path.
 pub fn home_expanded(given: &str, home: impl FnOnce() -> Option<String>) -> Cow<'_, str> {
@@ -57,6 +77,16 @@ mod tests {
         assert_eq!(in_session(Some("~/notes/a.md"), "/work", home), "/home/ada/notes/a.md");
         assert_eq!(in_session(Some("~/x"), "/work", || Some("/".into())), "/x");
         assert_eq!(in_session(Some("~"), "/work", || Some("/".into())), "/");
+    }
+
+    #[test]
+    fn normalizing_is_lexical() {
+        assert_eq!(normalized("/work/./a/../b/").as_deref(), Some("/work/b"));
+        assert_eq!(normalized("/etc//hosts").as_deref(), Some("/etc/hosts"));
+        assert_eq!(normalized("/../../x").as_deref(), Some("/x"));
+        assert_eq!(normalized("/").as_deref(), Some("/"));
+        assert_eq!(normalized("relative/a"), None);
+        assert_eq!(normalized(""), None);
     }
 
     #[test]
