@@ -3,6 +3,7 @@
 //! workspace) stay shut. What a runner really does differently is asserted as it is.
 
 use crate::sandbox_support::*;
+use serde_json::json;
 use std::path::Path;
 
 #[test]
@@ -168,4 +169,46 @@ fn extra_writable_roots_are_writable_and_nothing_else() {
         assert_eq!(run.exit_code, Some(0), "{runner}: {run:?}");
         assert!(root.join("r").exists() && !outside.join("o").exists());
     });
+}
+
+/// The bash tool's workdir is where a confined command starts, or it does not start: left to
+/// itself, bwrap starts a command whose directory its private /tmp hides in $HOME (or /).
+#[test]
+fn a_confined_command_starts_in_its_workdir_or_not_at_all() {
+    for runner in RUNNERS {
+        if let Some(reason) = kernel_lacks(runner) {
+            eprintln!("skipped the {runner} case: {reason}");
+            continue;
+        }
+        let workspace = Dir::off_tmp().seeded();
+        let hidden = Dir::in_tmp();
+        let toml = format!(
+            "sandbox = \"workspace-write\"\ntools = [\"tool-bash\"]\n[providers]\n\
+             subprocess = \"subprocess-local\"\nshell = \"bash-sandbox\"\njobs = \"jobs-local\"\n\
+             sandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n\
+             [config.sandbox-local]\nchain = [{runner:?}]\n"
+        );
+        let world = crate::common::world(&toml, &workspace.path);
+        let pwd = |workdir: &Path| crate::common::call(&world, "bash", json!({"command": "pwd", "workdir": workdir}));
+
+        let inside = pwd(&workspace.join("dir"));
+        assert_eq!(
+            inside.text(),
+            workspace.join("dir").display().to_string(),
+            "{runner}: {inside:?}"
+        );
+        let in_tmp = pwd(&hidden.path);
+        // A symlink from outside /tmp into it: only bwrap itself can tell, at its --chdir.
+        std::os::unix::fs::symlink(&hidden.path, workspace.join("into-tmp")).unwrap();
+        let linked = pwd(&workspace.join("into-tmp"));
+        if runner == "bwrap" {
+            assert_eq!(in_tmp.code.as_deref(), Some("SANDBOX_CWD_HIDDEN"), "{in_tmp:?}");
+            assert!(in_tmp.text().contains("private /tmp"), "{in_tmp:?}");
+            assert_eq!(linked.code.as_deref(), Some("SANDBOX_RUNNER_FAILED"), "{linked:?}");
+            assert!(linked.text().contains("chdir"), "{linked:?}");
+        } else {
+            assert_eq!(in_tmp.text(), hidden.path.display().to_string(), "{runner}: {in_tmp:?}");
+            assert_eq!(linked.text(), hidden.path.display().to_string(), "{runner}: {linked:?}");
+        }
+    }
 }

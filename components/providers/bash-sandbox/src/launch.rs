@@ -24,7 +24,7 @@ pub fn spawn(spec: &Spec, config: &Config) -> Result<Launched, Error> {
         // Never confined: the raw argv is spawned as asked.
         Mode::DangerFullAccess => (argv, None),
         _ => {
-            let confined = sandbox::confine(&argv, &policy).map_err(|e| Error {
+            let confined = sandbox::confine(&argv, &spec.cwd, &policy).map_err(|e| Error {
                 code: e.code,
                 message: e.message,
             })?;

@@ -41,7 +41,7 @@ use crate::select::Enforcement;
 struct SandboxLocal;
 
 impl Guest for SandboxLocal {
-    fn confine(argv: Vec<String>, policy: Policy) -> Result<Confined, Error> {
+    fn confine(argv: Vec<String>, cwd: String, policy: Policy) -> Result<Confined, Error> {
         if argv.is_empty() {
             return Err(errors::invalid_argv("argv is empty: there is nothing to confine"));
         }
@@ -55,12 +55,22 @@ impl Guest for SandboxLocal {
             }
         };
         let scope = Scope::new(mode, &policy.workspace_root, &policy.writable_roots).map_err(errors::invalid_policy)?;
+        if !cwd.starts_with('/') {
+            return Err(errors::invalid_argv(format!("the cwd {cwd:?} is not an absolute path")));
+        }
         let config = Config::load()?;
         let chosen = select::choose(&config, &machine::Host).map_err(errors::unavailable)?;
         let protected = protected_paths(&scope);
         let (argv, enforcement) = match chosen.runner {
+            Runner::Bwrap if !profiles::bwrap::shows(&scope, &cwd) => {
+                return Err(errors::cwd_hidden(format!(
+                    "{cwd} is not in the sandbox: under workspace-write the sandbox has a private /tmp, \
+                     which shows only the workspace and the writable roots inside /tmp. Run the \
+                     command in one of those, or in a directory outside /tmp."
+                )));
+            }
             Runner::Bwrap => (
-                profiles::bwrap::argv(&chosen.program, &scope, &protected, &argv),
+                profiles::bwrap::argv(&chosen.program, &scope, &protected, &cwd, &argv),
                 chosen.mechanism,
             ),
             Runner::Landlock => {

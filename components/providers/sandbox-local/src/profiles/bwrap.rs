@@ -6,10 +6,13 @@
 use super::{Kind, Protected};
 use crate::scope::{Mode, Scope, is_under};
 
-/// `bwrap <profile> -- <argv>`.
-pub fn argv(bwrap: &str, scope: &Scope, protected: &[Protected], command: &[String]) -> Vec<String> {
+/// `bwrap <profile> --chdir <cwd> -- <argv>`. Told where to start, bwrap fails when it cannot;
+/// left to itself it would start the command in $HOME, or in /, when the sandbox hides the
+/// caller's directory.
+pub fn argv(bwrap: &str, scope: &Scope, protected: &[Protected], cwd: &str, command: &[String]) -> Vec<String> {
     let mut argv = vec![bwrap.to_owned()];
     argv.extend(profile(scope, protected));
+    argv.extend(["--chdir".to_owned(), cwd.to_owned()]);
     argv.push("--".to_owned());
     argv.extend(command.iter().cloned());
     argv
@@ -41,6 +44,19 @@ pub fn profile(scope: &Scope, protected: &[Protected]) -> Vec<String> {
         }
     }
     args.0
+}
+
+/// Whether the sandbox shows absolute `cwd`, by its path: all but what lies below the host's
+/// /tmp, which under workspace-write is a private one showing only the binds below it. (A
+/// symlink into the hidden part is caught by bwrap itself, at `--chdir`.)
+pub fn shows(scope: &Scope, cwd: &str) -> bool {
+    let Some(cwd) = seam_guest::paths::normalized(cwd) else {
+        return false;
+    };
+    scope.mode == Mode::ReadOnly
+        || cwd == "/tmp"
+        || !is_under(&cwd, "/tmp")
+        || binds(scope).iter().any(|root| is_under(&cwd, root))
 }
 
 /// The writable binds, shallowest first so that a root inside another is bound after it.
@@ -169,9 +185,36 @@ mod tests {
     #[test]
     fn the_command_follows_the_separator_unchanged() {
         let command = ["bash".to_owned(), "-c".to_owned(), "echo 'a -- b'".to_owned()];
-        let argv = argv("/usr/bin/bwrap", &scope(Mode::ReadOnly, "/ws", &[]), &[], &command);
+        let argv = argv(
+            "/usr/bin/bwrap",
+            &scope(Mode::ReadOnly, "/ws", &[]),
+            &[],
+            "/ws/src",
+            &command,
+        );
         assert_eq!(argv[0], "/usr/bin/bwrap");
         let separator = argv.iter().position(|a| a == "--").unwrap();
+        assert_eq!(argv[separator - 2..separator], ["--chdir", "/ws/src"]);
         assert_eq!(argv[separator + 1..], command);
+    }
+
+    #[test]
+    fn only_what_the_private_tmp_hides_is_not_shown() {
+        let writable = scope(Mode::WorkspaceWrite, "/tmp/ws", &["/tmp", "/tmp/cache"]);
+        for shown in [
+            "/",
+            "/home/ada",
+            "/tmp",
+            "/tmp/ws",
+            "/tmp/ws/src",
+            "/tmp/cache/x",
+            "/tmpfoo",
+        ] {
+            assert!(shows(&writable, shown), "{shown}");
+        }
+        for hidden in ["/tmp/other", "/tmp/wsx", "/tmp/ws/../other", "relative"] {
+            assert!(!shows(&writable, hidden), "{hidden}");
+        }
+        assert!(shows(&scope(Mode::ReadOnly, "/tmp/ws", &[]), "/tmp/other"));
     }
 }
