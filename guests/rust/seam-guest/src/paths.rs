@@ -1,4 +1,4 @@
-//! Paths a model gives, placed in its session.
+//! Paths: those a model gives, placed in its session, and lexical normalization.
 
 use std::borrow::Cow;
 
