@@ -66,6 +66,15 @@ pub fn batch_command(workspace: &Path) -> std::process::Command {
     command
 }
 
+/// Run `command` as a user whose home directory is `home`, with the compiled components of
+/// this test run's own cache (a fresh home would compile every component again).
+pub fn as_user_at_home(command: &mut std::process::Command, home: &Path) {
+    if let Some(cache) = seam_host::world::cache::ComponentCache::default_dir() {
+        command.env("SEAM_CACHE_DIR", cache);
+    }
+    command.env("HOME", home);
+}
+
 /// Feed `lines` to a batch command and return its answers, one JSON result per line.
 pub fn run_batch(mut command: std::process::Command, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write;

@@ -12,7 +12,7 @@ fn a_leading_tilde_is_the_home_directory_in_every_tool() {
     std::fs::create_dir(&notes).unwrap();
     std::fs::write(notes.join("a.md"), "hello\n").unwrap();
     let mut command = batch_command(workspace.path());
-    command.env("HOME", home.path());
+    as_user_at_home(&mut command, home.path());
     let answers = run_batch(
         command,
         &[

@@ -91,6 +91,36 @@ fn js_markdown_outline_lists_headings() {
 }
 
 #[test]
+fn every_kit_reads_a_tilde_path_in_the_home_directory() {
+    let home = tempfile::tempdir().unwrap();
+    for name in ["notes.txt", "config.json", "guide.md"] {
+        std::fs::copy(shared().0.path().join(name), home.path().join(name)).unwrap();
+    }
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seam"));
+    command.arg("--world").arg(plugins_world_file());
+    command
+        .arg("--workspace")
+        .arg(shared().0.path())
+        .args(["call", "--batch"]);
+    as_user_at_home(&mut command, home.path());
+    let answers = run_batch(
+        command,
+        &[
+            json!({"tool": "wc", "args": {"path": "~/notes.txt"}}),
+            json!({"tool": "json_query", "args": {"path": "~/config.json", "query": "name"}}),
+            json!({"tool": "markdown_outline", "args": {"path": "~/guide.md", "max_level": 1}}),
+            json!({"tool": "json_query", "args": {"path": "~config.json"}}),
+        ],
+    );
+    let texts: Vec<String> = answers.iter().map(first_text).collect();
+    assert_eq!(texts[0], "lines 3 words 5 chars 22 bytes 23 ~/notes.txt", "{answers:?}");
+    assert_eq!(texts[1], "\"seam\"", "{answers:?}");
+    assert_eq!(texts[2], "1: Title", "{answers:?}");
+    // `~name` is a relative name, looked for in the workspace, as in the first-party tools.
+    assert_eq!(answers[3]["code"], "FS_NOT_FOUND", "{}", answers[3]);
+}
+
+#[test]
 fn refuse_bad_arguments_and_keep_seam_error_codes() {
     let world = &shared().1;
     for plugin in PLUGINS {

@@ -13,7 +13,8 @@ SCHEMA = {
     "properties": {
         "path": {
             "type": "string",
-            "description": "The JSON file: absolute, or relative to the session's working directory.",
+            "description": "The JSON file: absolute, `~/…` in the home directory, or relative to the "
+            "session's working directory.",
         },
         "query": {
             "type": "string",

@@ -1,6 +1,7 @@
 // `markdown_outline`: the headings of a Markdown file read through the fs seam, with their line
 // numbers (the world file must grant this plugin `fs`).
 
+import * as context from 'seam:tool/context@0.1.0';
 import * as fs from 'seam:fs/fs@0.1.0';
 import { definePlugin } from './seam-plugin.js';
 
@@ -34,7 +35,7 @@ export const tool = definePlugin(
       schema: {
         type: 'object',
         properties: {
-          path: { type: 'string', description: "The file: absolute, or relative to the session's working directory." },
+          path: { type: 'string', description: "The file: absolute, `~/…` in the home directory, or relative to the session's working directory." },
           max_level: { type: 'integer', minimum: 1, maximum: 6, description: 'Deepest heading level shown (default 6).' },
         },
         required: ['path'],
@@ -43,5 +44,5 @@ export const tool = definePlugin(
       run: (args, ctx) => outline(ctx.readText(args.path, MAX_BYTES), args.max_level ?? 6),
     },
   ],
-  { fs },
+  { fs, context },
 );

@@ -1,10 +1,11 @@
 // The seam tool plugin kit for JavaScript (componentize-js).
 //
-// A plugin's app.js exports `tool = definePlugin([...tools], { fs })`, which componentize-js
+// A plugin's app.js exports `tool = definePlugin([...tools], { fs, context })`, which componentize-js
 // exports as seam:tool/tool. The kit answers `describe`, checks arguments against each tool's
 // schema (refusing bad ones with INVALID_ARGUMENTS before the tool runs), routes `invoke` by
 // name and turns a thrown ToolError (or a seam error) into an error result carrying its code.
 //
+//   import * as context from 'seam:tool/context@0.1.0';
 //   import * as fs from 'seam:fs/fs@0.1.0';
 //   import { definePlugin } from './seam-plugin.js';
 //   export const tool = definePlugin([{
@@ -12,7 +13,7 @@
 //     description: 'Greet someone.',
 //     schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
 //     run: (args, ctx) => `hello ${args.name}`,
-//   }], { fs });
+//   }], { fs, context });
 
 export const INVALID_ARGUMENTS = 'INVALID_ARGUMENTS';
 export const UNKNOWN_TOOL = 'UNKNOWN_TOOL';
@@ -36,7 +37,18 @@ const JSON_TYPES = {
   null: (v) => v === null,
 };
 
-// What a tool knows about its call. `readText` needs the fs seam passed to definePlugin.
+// `path` with a leading `~` (alone, or before a `/`) replaced by the home directory, as the
+// first-party tools do; `~name` and every other path stay as given, and so does a `~` path
+// without the context seam or when the host knows no home.
+function homeExpanded(path, context) {
+  if (!context || !(path === '~' || path.startsWith('~/'))) return path;
+  const home = context.home();
+  if (home === undefined || home === null) return path;
+  return path === '~' ? home : home.replace(/\/+$/, '') + path.slice(1);
+}
+
+// What a tool knows about its call. `readText` needs the fs seam passed to definePlugin, and
+// expands `~` when the context seam is passed too.
 class Context {
   constructor(call, seams) {
     this.sessionId = call.session.id;
@@ -46,13 +58,14 @@ class Context {
     this.seams = seams;
   }
 
-  // A whole UTF-8 text file, the path absolute or relative to the session's working directory;
-  // larger than `maxBytes` (a number or a BigInt) fails FS_TOO_LARGE.
+  // A whole UTF-8 text file, the path absolute, `~/…` in the home directory, or relative to the
+  // session's working directory; larger than `maxBytes` (a number or a BigInt) fails FS_TOO_LARGE.
   readText(path, maxBytes) {
     const fs = this.seams.fs;
     if (!fs) throw new ToolError(PLUGIN_FAILED, 'readText needs definePlugin(tools, { fs })');
     const bound = maxBytes === undefined ? undefined : BigInt(maxBytes);
-    return fs.readText(fs.resolve(path, this.cwd), bound, this.sessionId).content;
+    const given = homeExpanded(path, this.seams.context);
+    return fs.readText(fs.resolve(given, this.cwd), bound, this.sessionId).content;
   }
 }
 

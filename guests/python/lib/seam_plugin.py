@@ -87,13 +87,26 @@ class Context:
 
     def read_text(self, path: str, max_bytes: Optional[int] = None) -> str:
         """A whole UTF-8 text file through the fs seam (the world must grant ``fs``); the
-        path is absolute or relative to the session's working directory."""
+        path is absolute, ``~/…`` in the home directory (when the world imports
+        ``seam:tool/context``), or relative to the session's working directory."""
         seam = needs(fs, "seam:fs/fs")
         try:
-            target = seam.resolve(path, self.cwd)
+            target = seam.resolve(home_expanded(path), self.cwd)
             return seam.read_text(target, max_bytes, self.session_id).content
         except Err as error:
             raise ToolError(error.value.code, error.value.message)
+
+
+def home_expanded(path: str) -> str:
+    """``path`` with a leading ``~`` (alone, or before a ``/``) replaced by the home directory,
+    as the first-party tools do; ``~name`` and every other path stay as given, and so does a
+    ``~`` path when the plugin's world does not import the context or the host knows no home."""
+    if context is None or not (path == "~" or path.startswith("~/")):
+        return path
+    home = context.home()
+    if home is None:
+        return path
+    return home if path == "~" else home.rstrip("/") + path[1:]
 
 
 def needs(interface, name: str):

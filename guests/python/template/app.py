@@ -11,7 +11,7 @@ from seam_plugin import Tool, tool  # noqa: F401 - componentize-py exports `Tool
     "Count the lines of a text file.",
     {
         "type": "object",
-        "properties": {"path": {"type": "string", "description": "Absolute, or relative to the session's cwd."}},
+        "properties": {"path": {"type": "string", "description": "Absolute, `~/…`, or relative to the session's cwd."}},
         "required": ["path"],
         "additionalProperties": False,
     },

@@ -29,18 +29,22 @@ pub struct ComponentCache {
 }
 
 impl ComponentCache {
-    /// `SEAM_CACHE_DIR`, else `$XDG_CACHE_HOME/seam`, else `~/.cache/seam`; none disables caching.
     pub fn new(engine: &Engine) -> Self {
-        let dir = std::env::var_os("SEAM_CACHE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("seam")))
-            .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam")));
+        let dir = Self::default_dir();
         let mut hasher = DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut hasher);
         Self {
             dir,
             engine_key: format!("{:016x}", hasher.finish()),
         }
+    }
+
+    /// `SEAM_CACHE_DIR`, else `$XDG_CACHE_HOME/seam`, else `~/.cache/seam`; none disables caching.
+    pub fn default_dir() -> Option<PathBuf> {
+        std::env::var_os("SEAM_CACHE_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("seam")))
+            .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache").join("seam")))
     }
 
     pub fn content_hash(bytes: &[u8]) -> String {

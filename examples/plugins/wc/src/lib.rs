@@ -29,7 +29,7 @@ impl Tool for Wc {
             "properties": {
                 "path": {
                     "type": "string",
-                    "description": "The file: absolute, or relative to the session's working directory."
+                    "description": "The file: absolute, `~/…` in the home directory, or relative to the session's working directory."
                 }
             },
             "required": ["path"],
