@@ -248,7 +248,7 @@ fn without_elicitation_an_approval_is_unavailable() {
 /// Malformed requests from a client that is not the SDK: raw JSON-RPC lines on the server's
 /// stdin, each answered with the code JSON-RPC gives its fault.
 #[test]
-fn malformed_params_are_invalid_params_and_unknown_methods_are_not_found() {
+fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage_is_skipped() {
     let dir = tempfile::tempdir().unwrap();
     let mut server = Command::new(env!("CARGO_BIN_EXE_seam"))
         .arg("--workspace")
@@ -269,6 +269,9 @@ fn malformed_params_are_invalid_params_and_unknown_methods_are_not_found() {
     ];
     let mut stdin = server.stdin.take().unwrap();
     for request in &requests {
+        // Text that is not JSON gets no answer (there is no id to answer to), and the requests
+        // after it are served.
+        writeln!(stdin, "{{ not json").unwrap();
         writeln!(stdin, "{request}").unwrap();
     }
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
@@ -278,6 +281,8 @@ fn malformed_params_are_invalid_params_and_unknown_methods_are_not_found() {
         answers.insert(answer["id"].as_u64().unwrap(), answer);
     }
     drop(stdin);
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest.is_empty(), "answers beyond the three requests: {rest:?}");
     server.wait().unwrap();
     let malformed = &answers[&2]["error"];
     assert_eq!(malformed["code"], -32602, "{malformed}");
