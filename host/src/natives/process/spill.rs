@@ -3,20 +3,31 @@
 //! Each process that spills gets a fresh private directory (mode 0700) under the system temp
 //! dir, created when its first stream spills; files are created exclusively with mode 0600.
 //! They are deliberately kept after the process ends, because callers show their paths to
-//! users; removing them is up to the caller.
+//! the model and the user, who read them in later calls. Nothing else would ever remove them,
+//! and the temp dir is often memory (tmpfs): a directory in which nothing was written for
+//! [`SPILL_LIFETIME`] is removed by the next process of this user that spills, whichever seam
+//! process that is.
 
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read, Write as _};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::spec::Stream;
 
 const DIR_PREFIX: &str = "seam-";
+/// Random bytes in a directory name, written as twice as many hex digits.
+const NAME_BYTES: usize = 12;
 /// Attempts at finding an unused random directory name.
 const DIR_ATTEMPTS: usize = 16;
+/// How long a spill directory outlives the last write into it.
+pub(super) const SPILL_LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
+/// How often one seam process looks for expired spill directories (when it next spills).
+const SWEEP_INTERVAL: Duration = Duration::from_secs(60 * 60);
 
 /// The spill directory of one process, shared by its streams, created on first use.
 #[derive(Default)]
@@ -31,7 +42,10 @@ impl SpillDir {
             let mut path = self.path.lock().unwrap_or_else(PoisonError::into_inner);
             match path.as_ref() {
                 Some(dir) => dir.clone(),
-                None => path.insert(create_private_dir()?).clone(),
+                None => {
+                    sweep_now_and_then();
+                    path.insert(create_private_dir()?).clone()
+                }
             }
         };
         SpillWriter::create(&dir, stream, limit)
@@ -59,7 +73,7 @@ fn create_private_dir() -> io::Result<PathBuf> {
 }
 
 fn random_hex() -> io::Result<String> {
-    let mut bytes = [0u8; 12];
+    let mut bytes = [0u8; NAME_BYTES];
     File::open("/dev/urandom")?.read_exact(&mut bytes)?;
     let mut hex = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
@@ -67,6 +81,64 @@ fn random_hex() -> io::Result<String> {
         let _ = write!(hex, "{byte:02x}");
     }
     Ok(hex)
+}
+
+/// Starts [`remove_expired`] on the temp dir on a thread of its own (the temp dir may hold
+/// thousands of entries), unless this process did within the last [`SWEEP_INTERVAL`].
+fn sweep_now_and_then() {
+    static LAST_SWEEP: Mutex<Option<Instant>> = Mutex::new(None);
+    {
+        let mut last = LAST_SWEEP.lock().unwrap_or_else(PoisonError::into_inner);
+        if last.is_some_and(|at| at.elapsed() < SWEEP_INTERVAL) {
+            return;
+        }
+        *last = Some(Instant::now());
+    }
+    let temp = std::env::temp_dir();
+    let sweep = move || {
+        let removed = remove_expired(&temp, SPILL_LIFETIME, SystemTime::now());
+        if removed > 0 {
+            tracing::debug!(removed, "expired spill directories removed");
+        }
+    };
+    if let Err(err) = std::thread::Builder::new().name("seam-spill-sweep".into()).spawn(sweep) {
+        tracing::warn!(error = %err, "cannot start the spill sweep");
+    }
+}
+
+/// Removes the spill directories under `temp` in which nothing was written for `lifetime`, and
+/// returns how many. A spill directory is one this user's seam created: `seam-` and hex digits,
+/// a directory (not a link to one) owned by this user with mode 0700.
+pub(super) fn remove_expired(temp: &Path, lifetime: Duration, now: SystemTime) -> usize {
+    let Ok(entries) = fs::read_dir(temp) else {
+        return 0;
+    };
+    let uid = nix::unistd::geteuid().as_raw();
+    let expired = entries.flatten().filter(|entry| {
+        // DirEntry::metadata does not follow a symlink.
+        let ours = entry
+            .metadata()
+            .is_ok_and(|meta| meta.is_dir() && meta.uid() == uid && meta.mode() & 0o777 == 0o700);
+        ours && is_spill_dir_name(&entry.file_name())
+            && last_write(&entry.path()).is_some_and(|at| now.duration_since(at).is_ok_and(|age| age >= lifetime))
+    });
+    expired.filter(|entry| fs::remove_dir_all(entry.path()).is_ok()).count()
+}
+
+fn is_spill_dir_name(name: &OsStr) -> bool {
+    let digits = name.to_str().and_then(|name| name.strip_prefix(DIR_PREFIX));
+    digits.is_some_and(|d| d.len() == 2 * NAME_BYTES && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+}
+
+/// The latest modification time of `dir` and of the files in it: a stream that is still being
+/// spilled keeps its directory.
+fn last_write(dir: &Path) -> Option<SystemTime> {
+    let files = fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|entry| entry.metadata().ok());
+    let own = fs::symlink_metadata(dir).ok();
+    files.chain(own).filter_map(|meta| meta.modified().ok()).max()
 }
 
 /// Writes the first `limit` bytes of a stream to its spill file; the rest is dropped.

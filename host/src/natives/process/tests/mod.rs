@@ -5,6 +5,7 @@ mod basics;
 mod host_children;
 mod idle;
 mod output;
+mod spill_expiry;
 mod stdin;
 mod supervisor;
 mod tree;
