@@ -1,5 +1,6 @@
 //! The `seam` command line, run as users run it.
 
+use crate::common::default_world;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -80,6 +81,34 @@ fn tools_and_world_check_describe_the_world() {
         text.contains("seam:subprocess/subprocess@0.1.0 <- subprocess-local"),
         "{text}"
     );
+}
+
+/// What the model reads of each tool is plain text: lines, and no line break or control
+/// character inside a code span (an escape written once too few in the source shows as one).
+#[test]
+fn tool_descriptions_are_plain_text_the_model_can_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for tool in world.tools() {
+        texts.push((tool.name.clone(), tool.description.clone()));
+        for (field, schema) in tool.input_schema["properties"].as_object().into_iter().flatten() {
+            let text = schema["description"].as_str().unwrap_or_default();
+            texts.push((format!("{}.{field}", tool.name), text.to_owned()));
+        }
+    }
+    for (name, text) in &texts {
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{name}: a control character in {text:?}"
+        );
+        for line in text.lines() {
+            assert!(
+                line.matches('`').count() % 2 == 0,
+                "{name}: a code span breaks a line: {line:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -179,6 +179,36 @@ fn edits_of_a_crlf_file_match_what_read_shows_and_keep_its_line_ends() {
 }
 
 #[test]
+fn a_crlf_file_written_back_as_read_shows_it_keeps_its_line_ends() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("win.txt"), "one\r\ntwo\r\n").unwrap();
+    std::fs::write(ws.join("unix.txt"), "one\ntwo\n").unwrap();
+    let world = default_world(&ws);
+    let write = |file: &str, content: &str| call(&world, "write", json!({"file_path": file, "content": content}));
+    let kept = write("win.txt", "uno\ndos\ntres\n");
+    assert_eq!(
+        kept.text(),
+        format!(
+            "Wrote 16 bytes to {} (its CRLF line ends kept)",
+            ws.join("win.txt").display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("win.txt")).unwrap(),
+        "uno\r\ndos\r\ntres\r\n"
+    );
+    // Content that has any \r\n is written as given, as is content over a file with bare line feeds.
+    assert!(!write("win.txt", "a\r\nb\n").is_error);
+    assert_eq!(std::fs::read_to_string(ws.join("win.txt")).unwrap(), "a\r\nb\n");
+    let plain = write("unix.txt", "x\ny\n");
+    assert!(plain.text().ends_with("unix.txt"), "{}", plain.text());
+    assert_eq!(std::fs::read_to_string(ws.join("unix.txt")).unwrap(), "x\ny\n");
+    // A new file has no line ends to keep.
+    assert!(!write("new.txt", "p\nq\n").is_error);
+    assert_eq!(std::fs::read_to_string(ws.join("new.txt")).unwrap(), "p\nq\n");
+}
+
+#[test]
 fn write_creates_parents_and_says_what_it_did() {
     let (_dir, ws) = scratch();
     let world = default_world(&ws);

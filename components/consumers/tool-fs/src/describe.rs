@@ -48,7 +48,9 @@ created). The new content replaces the old atomically: readers see the old file 
 - To change part of an existing file prefer `edit`, which sends only the change.
 - An existing file must have been read first, and must not have changed since: otherwise the \
 write is refused and the file is left as it is.
-- A symbolic link stays a link: the file it points to is written. The file's permissions are kept.";
+- A symbolic link stays a link: the file it points to is written. The file's permissions are kept.
+- Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \
+content without any `\\r\\n` is written with `\\r\\n`.";
 
 const WRITE_SCHEMA: &str = r#"{
   "type": "object",
@@ -71,8 +73,8 @@ showed, without the line-number prefix.
 - `old_string` must occur exactly once; include more surrounding lines to make it unique, or set \
 `replace_all` to replace every occurrence.
 - The file must have been read first and must not have changed since.
-- Write line ends as `\n`, as `read` shows them: in a file whose lines end with `\r\n`, both \
-strings are matched and written with `\r\n`.
+- Write line ends as `\\n`, as `read` shows them: in a file whose lines end with `\\r\\n`, both \
+strings are matched and written with `\\r\\n`.
 - The edited file replaces the old one atomically.";
 
 const EDIT_SCHEMA: &str = r#"{

@@ -1,7 +1,10 @@
 //! A model edits files as `read` shows them, and `read` shows lines without their `\r`. So in a
 //! file whose lines end with `\r\n`, a multi-line `old_string` copied from `read` would never
 //! match, and a multi-line `new_string` would leave lines ending with `\n` among the `\r\n`
-//! ones. An edit's strings are written with the file's own line ends instead.
+//! ones; a whole file written back would turn every line end into `\n`. An edit's strings, and
+//! content written over such a file, are written with the file's own line ends instead.
+
+use std::borrow::Cow;
 
 use crate::bindings::seam::fs::fs;
 use crate::bindings::seam::fs::types::{Edit, Target};
@@ -32,6 +35,17 @@ fn mostly_crlf(text: &str) -> bool {
     let ends = text.matches('\n').count();
     let crlf = text.matches("\r\n").count();
     crlf > ends - crlf
+}
+
+/// `content` to write over the file at `target`: with `\r\n` line ends when the file uses
+/// them and the content has only bare line feeds (content with any `\r\n` is taken as given).
+pub fn as_file_ends<'a>(content: &'a str, target: &Target) -> Cow<'a, str> {
+    let bare_only = content.contains('\n') && !content.contains("\r\n");
+    if bare_only && file_uses_crlf(target) {
+        Cow::Owned(to_crlf(content))
+    } else {
+        Cow::Borrowed(content)
+    }
 }
 
 /// `edit` with both strings' line ends written as `\r\n`.

@@ -66,15 +66,19 @@ fn session_policy(session: &Session) -> Result<Policy, ToolResult> {
 
 pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResult> {
     let target = resolve(&args.file_path, session)?;
-    let bytes = args.content.len();
     let policy = session_policy(session)?;
-    let outcome =
-        fs::write_text(&target, &args.content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
-    let path = &target.display_path;
+    let content = line_ends::as_file_ends(&args.content, &target);
+    let outcome = fs::write_text(&target, &content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
+    let (path, bytes) = (&target.display_path, content.len());
+    let ends = if content.len() == args.content.len() {
+        ""
+    } else {
+        " (its CRLF line ends kept)"
+    };
     Ok(ToolResult::text(if outcome.created {
         format!("Created {path} ({bytes} bytes)")
     } else {
-        format!("Wrote {bytes} bytes to {path}")
+        format!("Wrote {bytes} bytes to {path}{ends}")
     }))
 }
 
