@@ -92,7 +92,7 @@ fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns()
     expect_status(&text, "still running");
     // The earlier command's prompt comes back first; the typed-ahead line runs right after it.
     let text = agent.send(&id, "echo second-$((2+2))", None);
-    assert!(text.contains("second-4\r\n"), "{text}");
+    assert!(text.contains("second-4\n"), "{text}");
     expect_status(&text, "done, exit code 0; decided by prompt-marker");
     assert!(!status(&text).contains("more output"), "{text}");
     agent.close(&id);
@@ -384,4 +384,20 @@ fn bad_opens_are_refused_with_their_codes() {
         agent.call("terminal_list", serde_json::json!({})).text(),
         "No open terminal sessions."
     );
+}
+
+#[test]
+fn output_reads_as_the_lines_printed_without_control_sequences() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let text = agent.send(
+        &id,
+        r"printf '\033[1;31mred\033[0m plain\n'; printf '10%%\r50%%\r100%%\n'; printf 'loading...\rok\033[K\n'",
+        None,
+    );
+    expect_status(&text, "done, exit code 0");
+    assert!(text.contains("red plain\n100%\nok\n"), "{text:?}");
+    assert!(!text.contains(['\u{1b}', '\r']), "{text:?}");
+    agent.close(&id);
 }

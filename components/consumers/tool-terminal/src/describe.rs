@@ -32,7 +32,8 @@ pub fn tools() -> Vec<ToolSpec> {
              it is done, waits for input, or `wait_ms` passes. The last line says which: `done, \
              exit code N`, `waiting for input` (answer with another terminal_send), or `still \
              running` (check later with terminal_read, or stop it with terminal_signal INT). One \
-             send at a time per session.",
+             send at a time per session. Output is shown as the lines it printed, without colors \
+             or other terminal control sequences; byte offsets count the raw output.",
             &format!(
                 r#"{SESSION_ID}, "input": {{"type": "string"}},
                    "enter": {{"type": "boolean", "description": "Press Enter after the input (default true)."}},

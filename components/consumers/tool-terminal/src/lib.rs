@@ -3,6 +3,7 @@
 
 mod args;
 mod describe;
+mod plain;
 mod render;
 
 mod bindings {

@@ -1,6 +1,7 @@
 //! Terminal results as text: the output, then one bracketed status line a model can act on.
 
 use crate::bindings::seam::terminal::terminal::{DecidedBy, ReadResult, SendResult, SessionInfo};
+use crate::plain::plain;
 
 pub fn decided_by(d: DecidedBy) -> &'static str {
     match d {
@@ -29,7 +30,7 @@ pub fn send(id: &str, r: &SendResult) -> String {
     let more = if r.more { "; more output: terminal_read" } else { "" };
     format!(
         "{}\n[{id}: {state}; decided by {}; next byte {}{more}]",
-        r.output,
+        plain(&r.output),
         decided_by(r.decided_by),
         r.next
     )
@@ -44,7 +45,7 @@ pub fn read(id: &str, r: &ReadResult) -> String {
         notes.push("more output follows".to_owned());
     }
     notes.push(if r.running { "running" } else { "shell exited" }.to_owned());
-    format!("{}\n[{id}: {}]", r.output, notes.join("; "))
+    format!("{}\n[{id}: {}]", plain(&r.output), notes.join("; "))
 }
 
 pub fn session(s: &SessionInfo) -> String {

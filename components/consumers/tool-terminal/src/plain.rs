@@ -1,0 +1,168 @@
+//! Terminal output as the text a person would see on the lines it printed: a model reads
+//! `ESC[31m`, `\r\n` and a progress bar's hundred carriage returns as noise it pays for. Escape
+//! sequences (colors, title codes) are dropped, but for moves along the line and erasing in it;
+//! within a line, a carriage return goes back to its start and a backspace one column left, so later
+//! text overwrites earlier text as on a screen; line feeds end lines. Full-screen programs,
+//! which move the cursor around, are not laid out. Byte offsets in results still count the
+//! raw stream.
+
+const ESC: char = '\u{1b}';
+const BEL: char = '\u{7}';
+
+pub fn plain(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut line = Line::default();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ESC => {
+                if let Some(edit) = skip_escape(&mut chars) {
+                    line.apply(edit);
+                }
+            }
+            '\n' => {
+                line.flush_into(&mut out);
+                out.push('\n');
+            }
+            '\r' => line.column = 0,
+            '\u{8}' => line.column = line.column.saturating_sub(1),
+            '\t' => line.put('\t'),
+            c if c.is_control() => {}
+            c => line.put(c),
+        }
+    }
+    line.flush_into(&mut out);
+    out
+}
+
+/// The line being printed: its characters and the column the next one goes to.
+#[derive(Default)]
+struct Line {
+    cells: Vec<char>,
+    column: usize,
+}
+
+/// The escape sequences that change what a line shows: `ESC [ n K` erases to its end, from its
+/// start to the cursor, or all of it; `ESC [ n D`, `C` and `G` move the cursor left, right and
+/// to a column.
+enum Edit {
+    EraseToEnd,
+    EraseToCursor,
+    EraseAll,
+    Left(usize),
+    Right(usize),
+    Column(usize),
+}
+
+impl Line {
+    fn put(&mut self, c: char) {
+        if self.cells.len() < self.column {
+            self.cells.resize(self.column, ' ');
+        }
+        match self.cells.get_mut(self.column) {
+            Some(cell) => *cell = c,
+            None => self.cells.push(c),
+        }
+        self.column += 1;
+    }
+
+    fn apply(&mut self, edit: Edit) {
+        match edit {
+            Edit::EraseToEnd => self.cells.truncate(self.column),
+            Edit::EraseToCursor => {
+                let end = (self.column + 1).min(self.cells.len());
+                self.cells[..end].fill(' ');
+            }
+            Edit::EraseAll => self.cells.clear(),
+            Edit::Left(n) => self.column = self.column.saturating_sub(n),
+            Edit::Right(n) => self.column += n,
+            Edit::Column(n) => self.column = n.saturating_sub(1),
+        }
+    }
+
+    fn flush_into(&mut self, out: &mut String) {
+        out.extend(self.cells.drain(..));
+        self.column = 0;
+    }
+}
+
+/// Step over the escape sequence whose ESC was just read (ECMA-48): CSI up to its final byte;
+/// OSC, DCS, SOS, PM and APC strings up to BEL or ST; otherwise intermediates and one final.
+/// A sequence that edits the line is returned, to be applied.
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Edit> {
+    match chars.next() {
+        Some('[') => {
+            let mut parameters = String::new();
+            for c in chars.by_ref() {
+                if ('\u{40}'..='\u{7e}').contains(&c) {
+                    let count = || parameters.parse::<usize>().map_or(1, |n| n.max(1));
+                    return match (c, parameters.as_str()) {
+                        ('K', "" | "0") => Some(Edit::EraseToEnd),
+                        ('K', "1") => Some(Edit::EraseToCursor),
+                        ('K', "2") => Some(Edit::EraseAll),
+                        ('D', _) => Some(Edit::Left(count())),
+                        ('C', _) => Some(Edit::Right(count())),
+                        ('G', _) => Some(Edit::Column(count())),
+                        _ => None,
+                    };
+                }
+                parameters.push(c);
+            }
+        }
+        Some(']' | 'P' | 'X' | '^' | '_') => {
+            while let Some(c) = chars.next() {
+                if c == BEL || (c == ESC && chars.next_if_eq(&'\\').is_some()) {
+                    break;
+                }
+            }
+        }
+        Some(c) if ('\u{20}'..='\u{2f}').contains(&c) => {
+            while chars.next_if(|c| ('\u{20}'..='\u{2f}').contains(c)).is_some() {}
+            chars.next();
+        }
+        _ => {}
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn colors_titles_and_charset_codes_are_dropped() {
+        assert_eq!(plain("\u{1b}[31mred\u{1b}[0m plain\r\n"), "red plain\n");
+        assert_eq!(plain("\u{1b}]0;title\u{7}$ ls\r\n"), "$ ls\n");
+        assert_eq!(plain("\u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\"), "link");
+        assert_eq!(plain("\u{1b}(Bb\u{1b}=c\u{1b}[?2004hd"), "bcd");
+        assert_eq!(plain("a\u{7}b\u{0}c"), "abc");
+    }
+
+    #[test]
+    fn carriage_returns_and_backspaces_overwrite_as_on_a_screen() {
+        assert_eq!(plain("10%\r50%\r100%\ndone\n"), "100%\ndone\n");
+        assert_eq!(plain("loading...\rok\n"), "okading...\n");
+        assert_eq!(plain("loading...\rok\u{1b}[K\n"), "ok\n");
+        assert_eq!(plain("abcdef\u{1b}[3D\u{1b}[1K\n"), "    ef\n");
+        assert_eq!(plain("abcdef\u{1b}[4DX\u{1b}[2CY\u{1b}[1GZ\n"), "ZbXdeY\n");
+        assert_eq!(plain("old line\u{1b}[2K\rnew\n"), "new\n");
+        assert_eq!(plain("ab\u{1b}[2Kc\n"), "  c\n");
+        assert_eq!(plain("ab\u{8}c\n"), "ac\n");
+        assert_eq!(plain("\u{8}\u{8}x"), "x");
+        assert_eq!(plain("a\tb\r\n\r\n"), "a\tb\n\n");
+    }
+
+    #[test]
+    fn text_without_controls_is_unchanged() {
+        let text = "é😀 — tabs\tand lines\nno end";
+        assert_eq!(plain(text), text);
+        assert_eq!(plain(""), "");
+    }
+
+    #[test]
+    fn a_sequence_cut_by_the_end_of_the_text_is_dropped() {
+        assert_eq!(plain("ok\u{1b}[3"), "ok");
+        assert_eq!(plain("ok\u{1b}]0;ti"), "ok");
+        assert_eq!(plain("ok\u{1b}"), "ok");
+    }
+}
