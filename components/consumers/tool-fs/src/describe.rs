@@ -50,7 +50,7 @@ created). The new content replaces the old atomically: readers see the old file 
 write is refused and the file is left as it is.
 - A symbolic link stays a link: the file it points to is written. The file's permissions are kept.
 - Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \
-content without any `\\r\\n` is written with `\\r\\n`.";
+content without any `\\r` is written with `\\r\\n`.";
 
 const WRITE_SCHEMA: &str = r#"{
   "type": "object",
