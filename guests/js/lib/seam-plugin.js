@@ -1,9 +1,10 @@
 // The seam tool plugin kit for JavaScript (componentize-js).
 //
-// A plugin's app.js exports `tool = definePlugin([...tools], { fs, context })`, which componentize-js
-// exports as seam:tool/tool. The kit answers `describe`, checks arguments against each tool's
-// schema (refusing bad ones with INVALID_ARGUMENTS before the tool runs), routes `invoke` by
-// name and turns a thrown ToolError (or a seam error) into an error result carrying its code.
+// A plugin's app.js exports `tool = definePlugin([...tools], { fs, context })` (the seams it
+// imports), which componentize-js exports as seam:tool/tool. The kit answers `describe`, checks
+// arguments against each tool's schema (refusing bad ones with INVALID_ARGUMENTS before the tool
+// runs), routes `invoke` by name and turns a thrown ToolError (or a seam error) into an error
+// result carrying its code.
 //
 //   import * as context from 'seam:tool/context@0.1.0';
 //   import * as fs from 'seam:fs/fs@0.1.0';
