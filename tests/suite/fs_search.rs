@@ -138,13 +138,23 @@ fn ripgrep_failures_are_errors_with_a_code() {
     let (_dir, ws) = scratch();
     let world = default_world(&ws);
     let bad = call(&world, "grep", json!({"pattern": "(unclosed"}));
-    assert_eq!(code(&bad), Some("SEARCH_FAILED"));
+    assert_eq!(code(&bad), Some("SEARCH_INVALID_PATTERN"));
     assert!(bad.text().contains("regex parse error"), "{}", bad.text());
+    let bad_filter = call(&world, "grep", json!({"pattern": "x", "glob": "{a,b"}));
+    assert_eq!(
+        code(&bad_filter),
+        Some("SEARCH_INVALID_PATTERN"),
+        "{}",
+        bad_filter.text()
+    );
+    let bad_glob = call(&world, "glob", json!({"pattern": "*.{rs,toml"}));
+    assert_eq!(code(&bad_glob), Some("SEARCH_INVALID_PATTERN"), "{}", bad_glob.text());
+    assert!(bad_glob.text().contains("error parsing glob"), "{}", bad_glob.text());
     let missing = call(&world, "grep", json!({"pattern": "x", "path": "no/such/dir"}));
-    assert_eq!(code(&missing), Some("SEARCH_FAILED"));
+    assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());
     // Also when the search would run in that directory (a glob with a slash).
     let missing = call(&world, "glob", json!({"pattern": "a/*.rs", "path": "no/such/dir"}));
-    assert_eq!(code(&missing), Some("SEARCH_FAILED"));
+    assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"));
     assert_eq!(missing.text(), "no/such/dir: not an existing directory");
     assert_eq!(
         code(&call(&world, "grep", json!({"pattern": "x", "mode": "files"}))),

@@ -98,7 +98,7 @@ fn searched_in(scope: &Scope, error: seam_guest::ToolResult) -> seam_guest::Tool
         return error;
     }
     let path = scope.shown_prefix.trim_end_matches('/');
-    seam_guest::ToolResult::error("SEARCH_FAILED", format!("{path}: not an existing directory"))
+    seam_guest::ToolResult::error("SEARCH_PATH_NOT_FOUND", format!("{path}: not an existing directory"))
 }
 
 /// The results, with what a reader must know about how the search ended. ripgrep failing
@@ -106,7 +106,10 @@ fn searched_in(scope: &Scope, error: seam_guest::ToolResult) -> seam_guest::Tool
 fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_guest::ToolResult, seam_guest::ToolResult> {
     let failed = !finished.stopped && finished.outcome.exit_code == Some(RG_ERROR);
     if failed && found.is_empty() {
-        return Err(seam_guest::ToolResult::error("SEARCH_FAILED", finished.stderr.clone()));
+        return Err(seam_guest::ToolResult::error(
+            failure_code(&finished.stderr),
+            finished.stderr.clone(),
+        ));
     }
     let mut text = if found.is_empty() {
         nothing.to_owned()
@@ -123,6 +126,18 @@ fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_gues
         text.push_str(&format!("\n[some paths could not be searched: {first}]"));
     }
     Ok(seam_guest::ToolResult::text(text))
+}
+
+/// What a caller can do about a search ripgrep refused tells the codes apart: fix the pattern,
+/// fix the path, or neither (SEARCH_FAILED). ripgrep says which in its message only.
+fn failure_code(stderr: &str) -> &'static str {
+    if stderr.contains("regex parse error") || stderr.contains("error parsing glob") {
+        "SEARCH_INVALID_PATTERN"
+    } else if stderr.contains("No such file or directory (os error 2)") {
+        "SEARCH_PATH_NOT_FOUND"
+    } else {
+        "SEARCH_FAILED"
+    }
 }
 
 bindings::export!(ToolFsSearch with_types_in bindings);
