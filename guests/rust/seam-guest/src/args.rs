@@ -71,7 +71,10 @@ mod tests {
     fn explains_what_is_wrong() {
         assert_eq!(error_of("{}"), "invalid arguments: missing field `command`");
         assert_eq!(error_of("   "), "invalid arguments: missing field `command`");
-        assert!(error_of(r#"{"command": 1}"#).contains("invalid type: integer `1`, expected a string"));
+        assert_eq!(
+            error_of(r#"{"command": 1}"#),
+            "invalid arguments: command: invalid type: integer `1`, expected a string"
+        );
         assert!(error_of(r#"{"command": "ls", "timeout_ms": -1}"#).contains("invalid value"));
         assert!(error_of(r#"{"command": "ls", "cwd": "/"}"#).contains("unknown field `cwd`"));
         assert!(error_of("{\"command\":").starts_with("invalid arguments: not valid JSON"));

@@ -13,8 +13,38 @@ pub fn from_object<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     if !value.is_object() {
         return Err(format!("expected a JSON object, got {}", kind(&value)));
     }
-    // Decoding from a `Value` gives messages without line/column noise, e.g. "missing field `command`".
-    serde_json::from_value(value).map_err(|error| error.to_string())
+    // Decoding from a `Value` gives messages without line/column noise, e.g. "missing field
+    // `command`"; the path names the member at fault ("limit: invalid type: ...") when the
+    // error lies inside one.
+    serde_path_to_error::deserialize(value).map_err(located)
+}
+
+/// The error after the path of the member it lies in. An unknown member is named by the error
+/// itself, so its path ends at the object holding it.
+fn located(error: serde_path_to_error::Error<serde_json::Error>) -> String {
+    use serde_path_to_error::Segment;
+    let inner = error.inner().to_string();
+    let mut segments: Vec<&Segment> = error.path().iter().collect();
+    if inner.starts_with("unknown field") {
+        segments.pop();
+    }
+    let mut path = String::new();
+    for segment in segments {
+        match segment {
+            Segment::Seq { index } => path.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Segment::Unknown => path.push_str(if path.is_empty() { "?" } else { ".?" }),
+        }
+    }
+    match path.is_empty() {
+        true => inner,
+        false => format!("{path}: {inner}"),
+    }
 }
 
 /// The JSON Schema of a tool's arguments: an object of `properties` (the members' JSON text,
@@ -78,8 +108,30 @@ mod tests {
     #[test]
     fn explains_bad_fields_and_bad_json() {
         let unknown = from_object::<Settings>(r#"{"limt": 1}"#);
-        assert!(unknown.is_err_and(|message| message.starts_with("unknown field `limt`")));
+        assert_eq!(unknown.unwrap_err(), "unknown field `limt`, expected `limit`");
         let broken = from_object::<Settings>("{");
         assert!(broken.is_err_and(|message| message.starts_with("not valid JSON (")));
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Nested {
+        name: String,
+        inner: Option<Settings>,
+        items: Vec<u32>,
+    }
+
+    #[test]
+    fn a_mistyped_member_is_named() {
+        assert_eq!(
+            from_object::<Settings>(r#"{"limit": "ten"}"#).unwrap_err(),
+            "limit: invalid type: string \"ten\", expected u32"
+        );
+        let nested = |text: &str| from_object::<Nested>(text).unwrap_err();
+        assert!(nested(r#"{"name": "a", "inner": {"limit": -1}, "items": []}"#).starts_with("inner.limit: invalid value"));
+        assert!(nested(r#"{"name": "a", "items": [1, "2"]}"#).starts_with("items[1]: invalid type"));
+        // An error of the object as a whole names no member; an unknown one, the object holding it.
+        assert_eq!(nested(r#"{"items": []}"#), "missing field `name`");
+        assert!(nested(r#"{"name": "a", "inner": {"limt": 1}, "items": []}"#).starts_with("inner: unknown field `limt`"));
     }
 }
