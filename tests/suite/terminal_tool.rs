@@ -83,6 +83,39 @@ fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
     agent.close(&id);
 }
 
+/// A send that returned leaves no send in flight, but what it started may still hold the
+/// terminal: the list says so, since input would go to that program, not to the prompt.
+#[test]
+fn the_list_tells_a_shell_at_its_prompt_from_a_program_left_running() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let state = || {
+        let list = agent.call("terminal_list", serde_json::json!({})).text();
+        let line = list
+            .lines()
+            .find(|l| l.starts_with(&format!("{id} ")))
+            .unwrap_or_default()
+            .to_owned();
+        line.split(" cwd=")
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches(&format!("{id} "))
+            .to_owned()
+    };
+    assert_eq!(state(), "idle");
+    expect_status(&agent.send(&id, "sleep 30", Some(300)), "still running");
+    assert_eq!(state(), "running a program");
+    agent.call(
+        "terminal_signal",
+        serde_json::json!({"session_id": id, "signal": "INT"}),
+    );
+    assert!(eventually(Duration::from_secs(5), || state() == "idle"), "{}", state());
+    expect_status(&agent.send(&id, "cat", None), "waiting for input");
+    assert_eq!(state(), "waiting for input");
+    agent.close(&id);
+}
+
 #[test]
 fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns() {
     let terminal = TerminalWorld::new();

@@ -62,6 +62,13 @@ pub fn tools() -> Vec<ToolSpec> {
             SESSION_ID,
             &["session_id"],
         ),
-        spec("terminal_list", "List your open terminal sessions.", "", &[]),
+        spec(
+            "terminal_list",
+            "List your open terminal sessions, each with its state: idle (at the prompt), busy \
+             (a send is running), running a program (left running by an earlier send: input goes \
+             to it, not to the shell), waiting for input, or exited.",
+            "",
+            &[],
+        ),
     ]
 }

@@ -1,6 +1,6 @@
 //! Terminal results as text: the output, then one bracketed status line a model can act on.
 
-use crate::bindings::seam::terminal::terminal::{DecidedBy, ReadResult, SendResult, SessionInfo};
+use crate::bindings::seam::terminal::terminal::{DecidedBy, ForegroundState, ReadResult, SendResult, SessionInfo};
 use crate::plain::plain;
 
 pub fn decided_by(d: DecidedBy) -> &'static str {
@@ -51,7 +51,12 @@ pub fn read(id: &str, r: &ReadResult) -> String {
 pub fn session(s: &SessionInfo) -> String {
     let state = match (s.running, s.exit_code) {
         (true, _) if s.busy => "busy".to_owned(),
-        (true, _) => "idle".to_owned(),
+        // No send waits on it, but input would not reach the shell's prompt.
+        (true, _) => match s.foreground {
+            ForegroundState::Prompt => "idle".to_owned(),
+            ForegroundState::Program => "running a program".to_owned(),
+            ForegroundState::ReadingInput => "waiting for input".to_owned(),
+        },
         (false, Some(code)) => format!("exited with code {code}"),
         (false, None) => "ended".to_owned(),
     };

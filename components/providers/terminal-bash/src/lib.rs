@@ -35,7 +35,7 @@ mod bindings {
 }
 
 use bindings::exports::seam::terminal::terminal::{
-    Config as WitConfig, DecidedBy, Error, Guest, ReadResult, SendResult, SessionInfo, SpawnRequest,
+    Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo, SpawnRequest,
 };
 use bindings::seam::subprocess::subprocess::{self, Terminal};
 use bindings::seam::subprocess::types::TerminalSpec;
@@ -54,7 +54,13 @@ fn lossy(data: &[u8]) -> String {
 }
 
 fn info(id: &str, record: &Record) -> SessionInfo {
-    let exit = subprocess::attach_terminal(record.terminal).ok().map(|t| t.exited());
+    let terminal = subprocess::attach_terminal(record.terminal).ok();
+    let exit = terminal.as_ref().map(|t| t.exited());
+    let foreground = match (&exit, terminal.map(|t| t.foreground())) {
+        (Some(None), Some(Ok(f))) if f.waiting_for_input => ForegroundState::ReadingInput,
+        (Some(None), Some(Ok(f))) if !f.is_shell => ForegroundState::Program,
+        _ => ForegroundState::Prompt,
+    };
     SessionInfo {
         id: id.to_owned(),
         owner: record.owner.clone(),
@@ -63,6 +69,7 @@ fn info(id: &str, record: &Record) -> SessionInfo {
         rows: record.rows,
         cols: record.cols,
         busy: registry::is_busy(id),
+        foreground,
         running: matches!(exit, Some(None)),
         exit_code: exit.flatten().and_then(|o| o.exit_code),
     }
