@@ -128,10 +128,14 @@ mod tests {
             "limit: invalid type: string \"ten\", expected u32"
         );
         let nested = |text: &str| from_object::<Nested>(text).unwrap_err();
-        assert!(nested(r#"{"name": "a", "inner": {"limit": -1}, "items": []}"#).starts_with("inner.limit: invalid value"));
+        assert!(
+            nested(r#"{"name": "a", "inner": {"limit": -1}, "items": []}"#).starts_with("inner.limit: invalid value")
+        );
         assert!(nested(r#"{"name": "a", "items": [1, "2"]}"#).starts_with("items[1]: invalid type"));
         // An error of the object as a whole names no member; an unknown one, the object holding it.
         assert_eq!(nested(r#"{"items": []}"#), "missing field `name`");
-        assert!(nested(r#"{"name": "a", "inner": {"limt": 1}, "items": []}"#).starts_with("inner: unknown field `limt`"));
+        assert!(
+            nested(r#"{"name": "a", "inner": {"limt": 1}, "items": []}"#).starts_with("inner: unknown field `limt`")
+        );
     }
 }
