@@ -21,6 +21,9 @@ pub struct Args {
     rounds: u32,
 }
 
+/// Wide enough for the longest row name, so every row's columns line up under the header.
+const NAME_WIDTH: usize = 40;
+
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let options = bench::Options {
         quick: args.quick,
@@ -33,7 +36,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     if !args.json {
         say!(
-            "{:<32} {:>12} {:>12} {:>8} {:>10}  {:<8} goal",
+            "{:<NAME_WIDTH$} {:>12} {:>12} {:>8} {:>10}  {:<8} goal",
             "benchmark",
             "seam",
             "baseline",
@@ -75,7 +78,7 @@ fn print_row(row: &Row, json: bool) -> std::io::Result<()> {
     // Goals are ratios (≤ 1.2×) or added costs (≤ +10 ms): both columns, so neither is misread.
     let overhead = row.baseline.map(|baseline| format!("{:+.3}", row.value - baseline));
     say!(
-        "{:<32} {:>12.3} {:>12} {:>8} {:>10}  {:<8} {}",
+        "{:<NAME_WIDTH$} {:>12.3} {:>12} {:>8} {:>10}  {:<8} {}",
         row.name,
         row.value,
         opt(row.baseline),
