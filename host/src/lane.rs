@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wasmtime::component::{Func, Instance, ResourceTable, ResourceType};
-use wasmtime::{ResourceLimiter, Result, StoreContextMut, UpdateDeadline};
+use wasmtime::{Engine, ResourceLimiter, Result, Store, StoreContextMut, UpdateDeadline};
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
@@ -117,6 +117,31 @@ impl Lane {
             timed_out: false,
             grown: 0,
         }
+    }
+
+    /// A store for a new lane: guest time checked on every epoch tick, memory under the lane's
+    /// limits.
+    pub(crate) fn open(engine: &Engine, linked: Arc<Linked>, call: CallContext) -> Store<Lane> {
+        let mut store = Store::new(engine, Lane::new(linked, call));
+        store.limiter(|lane| lane);
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(Lane::on_epoch);
+        store
+    }
+
+    /// Start serving `call` in a lane built ahead of it: its guest time counts from now.
+    pub(crate) fn begin(&mut self, call: CallContext) {
+        self.call = call;
+        self.started = Instant::now();
+        self.blocked = Duration::ZERO;
+    }
+
+    /// The providers this lane instantiated (the tool it serves excluded).
+    pub(crate) fn reached_providers(&self) -> Vec<usize> {
+        let tool = self.stack.first().copied();
+        (0..self.instances.len())
+            .filter(|&n| self.instances[n].is_some() && Some(n) != tool)
+            .collect()
     }
 
     /// The instance of node `n` in this lane, instantiating it on first use.

@@ -1,5 +1,6 @@
-//! Values whose drop is slow, dropped by a thread of their own after the caller has its answer:
-//! lanes whose memories a call dirtied, and descriptors whose close frees a replaced file.
+//! Work done by a thread of its own after the caller has its answer: drops that are slow
+//! (lanes whose memories a call dirtied, descriptors whose close frees a replaced file) and the
+//! spare lanes the next calls will find ready.
 
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 
@@ -8,21 +9,26 @@ pub struct OffPath<T: Send + 'static> {
 }
 
 impl<T: Send + 'static> OffPath<T> {
-    /// A thread named `name` that drops what it is given. At most `backlog` values wait for it;
-    /// past that callers drop their own, so a burst cannot pile up what the drops would free.
-    /// Without a thread (it could not start) every value drops inline.
+    /// A thread named `name` that drops what it is given.
     pub fn start(name: &str, backlog: usize) -> Self {
+        Self::start_with(name, backlog, drop)
+    }
+
+    /// A thread named `name` that hands what it is given to `settle`. At most `backlog` values
+    /// wait for it; past that callers drop their own (unsettled), so a burst cannot pile up what
+    /// the thread would free. Without a thread (it could not start) every value drops inline.
+    pub fn start_with(name: &str, backlog: usize, settle: fn(T)) -> Self {
         let (sender, receiver) = sync_channel::<T>(backlog);
         let started = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || receiver.into_iter().for_each(drop))
+            .spawn(move || receiver.into_iter().for_each(settle))
             .is_ok();
         Self {
             queue: started.then_some(sender),
         }
     }
 
-    /// Drop `value` on the thread, or here when the backlog is full.
+    /// Hand `value` to the thread, or drop it here when the backlog is full.
     pub fn drop_later(&self, value: T) {
         if let Some(queue) = &self.queue
             && let Err(TrySendError::Full(value) | TrySendError::Disconnected(value)) = queue.try_send(value)

@@ -9,6 +9,7 @@ pub mod linked;
 mod owners;
 mod retire;
 mod runtime;
+mod spares;
 mod summary;
 mod tools;
 
@@ -23,6 +24,7 @@ use crate::link::plan::{NodeDecl, Role, Target};
 use crate::natives::bindings::tool as tool_bindings;
 use file::{ComponentRef, Limits, SandboxMode, WorldFile};
 use linked::{LinkInput, Linked};
+use spares::Spares;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -81,6 +83,7 @@ pub struct World {
     tools: Vec<ToolSpec>,
     /// Tool name → the node serving it.
     tool_nodes: BTreeMap<String, usize>,
+    spares: Arc<Spares>,
 }
 
 impl World {
@@ -184,6 +187,7 @@ impl World {
         })?;
         let mut world = Self {
             runtime: runtime.clone(),
+            spares: Spares::new(linked.nodes.len()),
             linked: Arc::new(linked),
             file,
             workspace,
@@ -236,12 +240,30 @@ impl World {
 
     /// The tool component `node` instantiated in `store`, its exports found by index.
     fn plugin(&self, store: &mut Store<Lane>, node: usize) -> wasmtime::Result<tool_bindings::Plugin> {
-        let instance = Lane::instance(&mut store.as_context_mut(), node)?;
-        let indices = self.linked.nodes[node]
-            .tool
-            .as_ref()
-            .expect("linked tools have indices");
-        indices.load(store, &instance)
+        spares::tool_plugin(&self.linked, store, node)
+    }
+
+    /// A lane for a call of tool `node`: its spare when one waits, else one built now.
+    fn lane_for(&self, node: usize, call: CallContext) -> (Store<Lane>, wasmtime::Result<tool_bindings::Plugin>) {
+        if let Some(spare) = self.spares.take(node, call.clone()) {
+            return (spare.store, Ok(spare.plugin));
+        }
+        let mut store = self.tool_store(node, call);
+        let plugin = self.plugin(&mut store, node);
+        (store, plugin)
+    }
+
+    /// The spare to build for the next call of tool `node`, after a call that ended in `store`
+    /// without a fault.
+    fn spare_order(&self, node: usize, store: &Store<Lane>) -> Option<spares::Order> {
+        self.runtime.spare_lanes.then(|| spares::Order {
+            engine: self.runtime.engine.clone(),
+            linked: self.linked.clone(),
+            spares: self.spares.clone(),
+            node,
+            reached: store.data().reached_providers(),
+            placeholder: self.call_context("spare"),
+        })
     }
 
     /// A lane serving one call of the tool component `node`, under that tool's limits (a
@@ -337,19 +359,17 @@ impl World {
             },
             call_id: &call_id,
         };
-        let mut store = self.tool_store(node, call);
-        let outcome = self
-            .plugin(&mut store, node)
-            .and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, request));
-        let result = match outcome {
-            Ok(result) => ToolResult::from_wit(result),
+        let (mut store, plugin) = self.lane_for(node, call);
+        let outcome = plugin.and_then(|plugin| plugin.seam_tool_tool().call_invoke(&mut store, request));
+        let (result, spare) = match outcome {
+            Ok(result) => (ToolResult::from_wit(result), self.spare_order(node, &store)),
             Err(e) => {
                 let fault = store.data().fault(&e, node);
                 tracing::warn!(code = fault.code, component = %fault.component, "{}", fault.message);
-                ToolResult::error(fault.code, fault.message)
+                (ToolResult::error(fault.code, fault.message), None)
             }
         };
-        self.runtime.retirement.retire(store);
+        self.runtime.retirement.retire(store, spare);
         result
     }
 

@@ -70,6 +70,10 @@ fn instance_pool(component_instances: u32) -> PoolingAllocationConfig {
 /// returned to the kernel when its lane ends, which bounds the idle resident set.
 const RESIDENT_BYTES: usize = 16 << 20;
 
+/// The smallest instance pool that keeps spare lanes: one spare per tool of a few worlds fits
+/// beside the calls in flight.
+const SPARE_LANES_FROM: u32 = 256;
+
 pub struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) cache: ComponentCache,
@@ -77,6 +81,9 @@ pub struct Runtime {
     pub(crate) host: Arc<HostState>,
     /// Where finished lanes are dropped, off the callers' path.
     pub(crate) retirement: Retirement,
+    /// Whether calls leave a spare lane for their tool's next call: only when the instance pool
+    /// has room to spare (a spare holds its instances while it waits).
+    pub(crate) spare_lanes: bool,
     worlds: AtomicU64,
 }
 
@@ -109,6 +116,7 @@ impl Runtime {
             engine,
             host: HostState::new(options.launcher),
             retirement: Retirement::start(),
+            spare_lanes: options.max_instances >= SPARE_LANES_FROM,
             worlds: AtomicU64::new(0),
         }))
     }
@@ -118,10 +126,6 @@ impl Runtime {
     }
 
     pub(crate) fn new_store(&self, linked: Arc<Linked>, call: CallContext) -> Store<Lane> {
-        let mut store = Store::new(&self.engine, Lane::new(linked, call));
-        store.limiter(|lane| lane);
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(Lane::on_epoch);
-        store
+        Lane::open(&self.engine, linked, call)
     }
 }
