@@ -97,3 +97,21 @@ fn a_call_past_the_instance_capacity_fails_as_such_and_frees_what_it_held() {
         assert!(read.text().contains("hello"), "{}", read.text());
     }
 }
+
+#[test]
+fn every_call_starts_in_a_fresh_lane_even_when_its_lane_was_built_ahead() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = fault_world(dir.path());
+    for round in 0..6 {
+        // After a call without a fault the tool's next lane is built ahead of the next call;
+        // after a fault it is built by the call. Neither may carry anything over.
+        if round == 3 {
+            let fault = call(&world, "provider_fault", json!({ "kind": "trap" }));
+            assert_eq!(fault.code.as_deref(), Some("COMPONENT_TRAP"), "{}", fault.text());
+        }
+        let result = call(&world, "lane_freshness", json!({}));
+        assert_eq!(result.text(), "calls=1 live_at_start=0", "call {round}");
+        // Time for the next lane to be built off the caller's path.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
