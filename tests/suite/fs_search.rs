@@ -68,6 +68,13 @@ fn globs_are_relative_to_the_directory_searched() {
         grep.text(),
         "src/deep/lib.rs:1:pub fn needle() {}\nsrc/deep/lib.rs:2:// needle again"
     );
+    // A path that is a file is searched, whatever the glob.
+    let in_file = call(
+        &world,
+        "grep",
+        json!({"pattern": "needle", "path": "src/main.rs", "glob": "deep/*.rs", "output_mode": "content"}),
+    );
+    assert_eq!(in_file.text(), "src/main.rs:2:    needle();", "{in_file:?}");
 }
 
 #[test]
@@ -154,8 +161,11 @@ fn ripgrep_failures_are_errors_with_a_code() {
     assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());
     // Also when the search would run in that directory (a glob with a slash).
     let missing = call(&world, "glob", json!({"pattern": "a/*.rs", "path": "no/such/dir"}));
-    assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"));
-    assert_eq!(missing.text(), "no/such/dir: not an existing directory");
+    assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());
+    assert!(missing.text().contains("no/such/dir"), "{}", missing.text());
+    let missing = call(&world, "glob", json!({"pattern": "/no/such/dir/*.rs"}));
+    assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());
+    assert_eq!(missing.text(), "/no/such/dir: not an existing directory");
     assert_eq!(
         code(&call(&world, "grep", json!({"pattern": "x", "mode": "files"}))),
         Some("INVALID_ARGUMENTS")

@@ -63,25 +63,27 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     match call.name.as_str() {
         describe::GLOB => {
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
-            let scope = args.scope(cwd, context::home);
-            let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
-            let finished = run::rg(args::glob_argv(&scope), &scope.cwd, b'\0', &config, |r| found.take(r))
-                .map_err(|e| searched_in(&scope, e))?;
+            let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
+                let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
+                let finished = run::rg(args::glob_argv(scope), &scope.cwd, b'\0', &config, |r| found.take(r))?;
+                Ok((found, finished))
+            })?;
             report(&found, &finished, "No files matched")
         }
         describe::GREP => {
             let args: GrepArgs = seam_guest::args::parse(&call.arguments)?;
-            let scope = args.scope(cwd, context::home);
-            let mut found = Found::grep(
-                args.output_mode,
-                config.limit(args.limit),
-                config.max_line_chars as usize,
-                &scope.shown_prefix,
-            );
-            let finished = run::rg(args::grep_argv(&args, &scope), &scope.cwd, b'\n', &config, |r| {
-                found.take(r)
-            })
-            .map_err(|e| searched_in(&scope, e))?;
+            let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
+                let mut found = Found::grep(
+                    args.output_mode,
+                    config.limit(args.limit),
+                    config.max_line_chars as usize,
+                    &scope.shown_prefix,
+                );
+                let finished = run::rg(args::grep_argv(&args, scope), &scope.cwd, b'\n', &config, |r| {
+                    found.take(r)
+                })?;
+                Ok((found, finished))
+            })?;
             report(&found, &finished, "No matches found")
         }
         other => Err(seam_guest::ToolResult::error(
@@ -91,14 +93,28 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     }
 }
 
-/// A search run in the directory it searches (see `scope`) cannot start when that is no
-/// directory: said of the path the model gave, as ripgrep says it of a path it cannot search.
-fn searched_in(scope: &Scope, error: seam_guest::ToolResult) -> seam_guest::ToolResult {
-    if error.code.as_deref() != Some("SUBPROCESS_CWD_INVALID") || scope.shown_prefix.is_empty() {
-        return error;
+/// Run `search` in `scope`. A search run in the path it searches (see `scope`) cannot start
+/// when that is no directory: a file is searched as given instead; anything else is said of
+/// the path the model gave, as ripgrep says it of a path it cannot search.
+fn searched<T>(
+    scope: &Scope,
+    search: impl Fn(&Scope) -> Result<T, seam_guest::ToolResult>,
+) -> Result<T, seam_guest::ToolResult> {
+    match search(scope) {
+        Err(error) if error.code.as_deref() == Some("SUBPROCESS_CWD_INVALID") && !scope.shown_prefix.is_empty() => {
+            match &scope.if_a_file {
+                Some(given) => search(given),
+                None => {
+                    let path = scope.shown_prefix.trim_end_matches('/');
+                    Err(seam_guest::ToolResult::error(
+                        "SEARCH_PATH_NOT_FOUND",
+                        format!("{path}: not an existing directory"),
+                    ))
+                }
+            }
+        }
+        outcome => outcome,
     }
-    let path = scope.shown_prefix.trim_end_matches('/');
-    seam_guest::ToolResult::error("SEARCH_PATH_NOT_FOUND", format!("{path}: not an existing directory"))
 }
 
 /// The results, with what a reader must know about how the search ended. ripgrep failing

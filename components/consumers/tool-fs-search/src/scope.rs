@@ -2,7 +2,8 @@
 //! directory it searches, but ripgrep matches such a glob relative to its working directory;
 //! so a search with one runs in the searched directory, and its paths are shown as if searched
 //! from the session's. An absolute glob (`/repo/src/*.rs`) searches from its leading
-//! directories.
+//! directories. A path that turns out to be a file is searched as given (ripgrep searches a
+//! file it is given whatever the glob).
 
 /// How one search is run.
 #[derive(Debug, PartialEq, Eq)]
@@ -14,13 +15,19 @@ pub struct Scope {
     pub glob: Option<String>,
     /// Put before every path ripgrep prints.
     pub shown_prefix: String,
+    /// How to run it instead when the path it runs in turns out to be a file: as given, in the
+    /// session's directory, where ripgrep searches the file it is given.
+    pub if_a_file: Option<Box<Scope>>,
 }
 
 /// The scope of a search of `path` (none: the session's `cwd`) for files matching `glob`.
 pub fn of(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
-    let (path, glob) = match glob.and_then(split_absolute) {
-        Some((dir, rest)) => (Some(dir), Some(rest)),
-        None => (path.map(str::to_owned), glob.map(str::to_owned)),
+    let (path, glob, given) = match glob.and_then(split_absolute) {
+        Some((dir, rest)) => (Some(dir), Some(rest), None),
+        None => {
+            let given = as_given(cwd, path.map(str::to_owned), glob.map(str::to_owned));
+            (path.map(str::to_owned), glob.map(str::to_owned), Some(Box::new(given)))
+        }
     };
     match path {
         Some(dir) if glob.as_deref().is_some_and(|g| g.contains('/')) => Scope {
@@ -32,13 +39,19 @@ pub fn of(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
             path: None,
             glob,
             shown_prefix: format!("{}/", dir.trim_end_matches('/')),
+            if_a_file: given,
         },
-        path => Scope {
-            cwd: cwd.to_owned(),
-            path,
-            glob,
-            shown_prefix: String::new(),
-        },
+        path => as_given(cwd, path, glob),
+    }
+}
+
+fn as_given(cwd: &str, path: Option<String>, glob: Option<String>) -> Scope {
+    Scope {
+        cwd: cwd.to_owned(),
+        path,
+        glob,
+        shown_prefix: String::new(),
+        if_a_file: None,
     }
 }
 
@@ -67,28 +80,32 @@ mod tests {
             path: None,
             glob: Some(glob.into()),
             shown_prefix: prefix.into(),
+            if_a_file: None,
         }
     }
 
     /// A search run as the model gave it.
-    fn as_given(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
-        Scope {
-            cwd: cwd.into(),
-            path: path.map(Into::into),
-            glob: glob.map(Into::into),
-            shown_prefix: String::new(),
-        }
+    fn given(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
+        as_given(cwd, path.map(Into::into), glob.map(Into::into))
     }
 
     #[test]
     fn a_glob_with_a_slash_runs_in_the_directory_searched() {
+        let in_sub = of("/ws", Some("sub"), Some("deep/*.rs"));
         assert_eq!(
-            of("/ws", Some("sub"), Some("deep/*.rs")),
-            run_in("/ws/sub", "deep/*.rs", "sub/")
+            in_sub,
+            Scope {
+                if_a_file: Some(Box::new(given("/ws", Some("sub"), Some("deep/*.rs")))),
+                ..run_in("/ws/sub", "deep/*.rs", "sub/")
+            }
         );
+        let in_abs = of("/ws/", Some("/abs/dir/"), Some("src/**/*.rs"));
         assert_eq!(
-            of("/ws/", Some("/abs/dir/"), Some("src/**/*.rs")),
-            run_in("/abs/dir/", "src/**/*.rs", "/abs/dir/")
+            in_abs,
+            Scope {
+                if_a_file: Some(Box::new(given("/ws/", Some("/abs/dir/"), Some("src/**/*.rs")))),
+                ..run_in("/abs/dir/", "src/**/*.rs", "/abs/dir/")
+            }
         );
     }
 
@@ -96,13 +113,10 @@ mod tests {
     fn other_searches_run_as_given_in_the_session_directory() {
         assert_eq!(
             of("/ws", Some("sub"), Some("*.rs")),
-            as_given("/ws", Some("sub"), Some("*.rs"))
+            given("/ws", Some("sub"), Some("*.rs"))
         );
-        assert_eq!(
-            of("/ws", None, Some("src/*.rs")),
-            as_given("/ws", None, Some("src/*.rs"))
-        );
-        assert_eq!(of("/ws", Some("a.rs"), None), as_given("/ws", Some("a.rs"), None));
+        assert_eq!(of("/ws", None, Some("src/*.rs")), given("/ws", None, Some("src/*.rs")));
+        assert_eq!(of("/ws", Some("a.rs"), None), given("/ws", Some("a.rs"), None));
     }
 
     #[test]
