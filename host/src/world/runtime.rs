@@ -98,9 +98,6 @@ impl Runtime {
         // Components here call synchronously; component-model async would tax every crossing.
         config.concurrency_support(false);
         config.max_wasm_stack(1 << 20);
-        // Function tables filled at instantiation, which spare lanes do off the caller's path
-        // (docs/decisions/0019), instead of entry by entry on first use during the call.
-        config.table_lazy_init(false);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool(
             options.max_instances,
         )));
