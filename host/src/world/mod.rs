@@ -245,7 +245,9 @@ impl World {
 
     /// A lane for a call of tool `node`: its spare when one waits, else one built now.
     fn lane_for(&self, node: usize, call: CallContext) -> (Store<Lane>, wasmtime::Result<tool_bindings::Plugin>) {
-        if let Some(spare) = self.spares.take(node, call.clone()) {
+        if let Some(spare) = self.spares.take(node) {
+            tracing::debug!(component = %self.linked.nodes[node].name, "a spare lane serves the call");
+            let spare = spare.serving(call);
             return (spare.store, Ok(spare.plugin));
         }
         let mut store = self.tool_store(node, call);

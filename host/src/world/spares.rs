@@ -15,6 +15,16 @@ pub(crate) struct Spare {
     pub plugin: Plugin,
 }
 
+impl Spare {
+    /// The spare, now serving `call`.
+    pub fn serving(mut self, call: CallContext) -> Self {
+        self.store.data_mut().begin(call);
+        // Its deadline passed while it waited: the first tick of the call re-arms it.
+        self.store.set_epoch_deadline(1);
+        self
+    }
+}
+
 /// At most one spare per tool component of a world.
 pub(crate) struct Spares {
     by_node: Mutex<Vec<Option<Spare>>>,
@@ -27,13 +37,9 @@ impl Spares {
         })
     }
 
-    /// The spare of tool `node`, ready to serve `call`.
-    pub fn take(&self, node: usize, call: CallContext) -> Option<Spare> {
-        let mut spare = self.lock()[node].take()?;
-        spare.store.data_mut().begin(call);
-        // Its deadline passed while it waited: the first tick of the call re-arms it.
-        spare.store.set_epoch_deadline(1);
-        Some(spare)
+    /// The spare of tool `node`, if one waits.
+    pub fn take(&self, node: usize) -> Option<Spare> {
+        self.lock()[node].take()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Spare>>> {
