@@ -129,6 +129,16 @@ impl Lane {
         store
     }
 
+    /// A store for a new lane serving a call of the tool component `node`, under that tool's
+    /// limits (a plugin's own, or the world's): every provider the call reaches shares them.
+    pub(crate) fn for_tool(engine: &Engine, linked: Arc<Linked>, node: usize, call: CallContext) -> Store<Lane> {
+        let limits = linked.nodes[node].limits.clone();
+        let mut store = Lane::open(engine, linked, call);
+        store.data_mut().limits = limits;
+        store.data_mut().enter(node);
+        store
+    }
+
     /// Start serving `call` in a lane built ahead of it: its guest time counts from now.
     pub(crate) fn begin(&mut self, call: CallContext) {
         self.call = call;

@@ -268,13 +268,9 @@ impl World {
         })
     }
 
-    /// A lane serving one call of the tool component `node`, under that tool's limits (a
-    /// plugin's own, or the world's): every provider the call reaches shares them.
+    /// A lane serving one call of the tool component `node`.
     fn tool_store(&self, node: usize, call: CallContext) -> Store<Lane> {
-        let mut store = self.runtime.new_store(self.linked.clone(), call);
-        store.data_mut().limits = self.linked.nodes[node].limits.clone();
-        store.data_mut().enter(node);
-        store
+        Lane::for_tool(&self.runtime.engine, self.linked.clone(), node, call)
     }
 
     /// Each provider's state namespace with the fingerprint (content hash + config) of the

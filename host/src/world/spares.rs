@@ -64,9 +64,7 @@ impl Order {
     /// Build the spare and leave it for the next call; a component that fails to instantiate
     /// leaves none (the call that builds its own lane reports the fault).
     pub fn fill(self) {
-        let mut store = Lane::open(&self.engine, self.linked.clone(), self.placeholder);
-        store.data_mut().limits = self.linked.nodes[self.node].limits.clone();
-        store.data_mut().enter(self.node);
+        let mut store = Lane::for_tool(&self.engine, self.linked.clone(), self.node, self.placeholder);
         let Ok(plugin) = tool_plugin(&self.linked, &mut store, self.node) else {
             return;
         };
@@ -75,7 +73,9 @@ impl Order {
                 return;
             }
         }
-        self.spares.lock()[self.node] = Some(Spare { store, plugin });
+        // One built for a call in parallel may wait there: it is dropped outside the lock.
+        let replaced = self.spares.lock()[self.node].replace(Spare { store, plugin });
+        drop(replaced);
     }
 }
 
