@@ -35,6 +35,32 @@ fn glob_finds_files_and_respects_gitignore() {
 }
 
 #[test]
+fn a_file_named_as_the_path_of_a_glob_is_listed_only_when_it_matches() {
+    let (_dir, ws) = repository();
+    let world = default_world(&ws);
+    let glob = |args: serde_json::Value| call(&world, "glob", args).text().to_owned();
+    assert_eq!(glob(json!({"pattern": "*.rs", "path": "src/main.rs"})), "src/main.rs");
+    assert_eq!(
+        glob(json!({"pattern": "*.py", "path": "src/main.rs"})),
+        "No files matched"
+    );
+    // Matched as an entry of its directory, as the search of that directory would.
+    assert_eq!(glob(json!({"pattern": "main.*", "path": "src/main.rs"})), "src/main.rs");
+    assert_eq!(
+        glob(json!({"pattern": "deep/*.rs", "path": "src/main.rs"})),
+        "No files matched"
+    );
+    let absolute = ws.join("src/main.rs").display().to_string();
+    assert_eq!(glob(json!({"pattern": "*.rs", "path": absolute})), absolute);
+    // Named, an ignored file is listed when it matches, as ripgrep lists a path it is given.
+    assert_eq!(glob(json!({"pattern": "*.log", "path": "debug.log"})), "debug.log");
+    assert_eq!(
+        glob(json!({"pattern": "*.rs", "path": "debug.log"})),
+        "No files matched"
+    );
+}
+
+#[test]
 fn globs_are_relative_to_the_directory_searched() {
     let (_dir, ws) = repository();
     let world = default_world(&ws);

@@ -71,6 +71,23 @@ pub fn glob_argv(scope: &Scope) -> Vec<String> {
     argv
 }
 
+/// `rg --files` of the working directory's own entries matching `glob`, hidden and ignored
+/// ones included (see `named_file`).
+pub fn directory_entries_argv(glob: &str) -> Vec<String> {
+    let mut argv = strings(&COMMON);
+    argv.extend(strings(&[
+        "--files",
+        "--null",
+        "--max-depth",
+        "1",
+        "--hidden",
+        "--no-ignore",
+        "--glob",
+    ]));
+    argv.push(glob.to_owned());
+    argv
+}
+
 /// The scope's glob, then its path after the end of the flags.
 fn push_scope(argv: &mut Vec<String>, scope: &Scope) {
     if let Some(glob) = &scope.glob {

@@ -6,6 +6,7 @@ mod args;
 mod config;
 mod describe;
 mod found;
+mod named_file;
 mod rg_json;
 mod run;
 mod scope;
@@ -35,7 +36,7 @@ use bindings::seam::tool::context;
 use crate::args::{GlobArgs, GrepArgs};
 use crate::config::Config;
 use crate::found::Found;
-use crate::run::Finished;
+use crate::run::{Finished, Flow};
 use crate::scope::Scope;
 
 /// ripgrep's exit code for "an error happened" (1 only means nothing matched).
@@ -65,7 +66,24 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
             let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
                 let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
-                let finished = run::rg(args::glob_argv(scope), &scope.cwd, b'\0', &config, |r| found.take(r))?;
+                // ripgrep prints a path it was given as given, and a directory's entries below
+                // it: a record equal to the path is the path, a file (see `named_file`).
+                let named = scope.path.as_deref();
+                let mut named_listed = false;
+                let finished = run::rg(args::glob_argv(scope), &scope.cwd, b'\0', &config, |r| {
+                    if Some(r) == named {
+                        named_listed = true;
+                        return Ok(Flow::More);
+                    }
+                    found.take(r)
+                })?;
+                if let Some(named) = named.filter(|_| named_listed)
+                    && named_file::matches_glob(scope, named, &config)?
+                {
+                    found
+                        .take(named)
+                        .map_err(|e| seam_guest::ToolResult::error("SEARCH_FAILED", e))?;
+                }
                 Ok((found, finished))
             })?;
             report(&found, &finished, "No files matched")

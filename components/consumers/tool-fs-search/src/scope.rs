@@ -3,7 +3,7 @@
 //! so a search with one runs in the searched directory, and its paths are shown as if searched
 //! from the session's. An absolute glob (`/repo/src/*.rs`) searches from its leading
 //! directories. A path that turns out to be a file is searched as given (ripgrep searches a
-//! file it is given whatever the glob).
+//! file it is given whatever the glob; `glob` then matches the glob itself, see `named_file`).
 
 /// How one search is run.
 #[derive(Debug, PartialEq, Eq)]
