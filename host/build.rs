@@ -20,6 +20,7 @@ fn main() {
     let watched = [
         "components/Cargo.toml",
         "components/Cargo.lock",
+        "components/.cargo/config.toml",
         "components/providers",
         "components/consumers",
         "components/bench",
