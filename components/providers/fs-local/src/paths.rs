@@ -8,7 +8,7 @@ pub fn absolute(path: &str, cwd: &str) -> Option<String> {
     if path.starts_with('/') {
         seam_guest::paths::normalized(path)
     } else if cwd.starts_with('/') {
-        seam_guest::paths::normalized(&format!("{cwd}/{path}"))
+        seam_guest::paths::normalized(&[cwd, "/", path].concat())
     } else {
         None
     }

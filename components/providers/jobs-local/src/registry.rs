@@ -78,7 +78,9 @@ pub fn release(owner: &str) {
 
 /// Refuses a released owner before anything else.
 pub fn check_live(owner: &str) -> Result<(), Error> {
-    if state::get(&format!("released/{owner}")).is_some() {
+    // Concatenated, not formatted: every bash call asks (its end notices), and the formatting
+    // machinery is cold code in a lane's fresh instance.
+    if state::get(&["released/", owner].concat()).is_some() {
         return Err(errors::error(
             errors::OWNER_NOT_LIVE,
             format!("agent {owner:?} was released"),

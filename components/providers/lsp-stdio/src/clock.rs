@@ -10,5 +10,10 @@ pub fn now_ms() -> u64 {
 
 /// Milliseconds left until `deadline_ms`, as a host timeout.
 pub fn left(deadline_ms: u64) -> u32 {
-    deadline_ms.saturating_sub(now_ms()).min(u64::from(u32::MAX)) as u32
+    left_at(deadline_ms, now_ms())
+}
+
+/// `left` as of `now` (a clock reading is a crossing: one is reused where it is fresh enough).
+pub fn left_at(deadline_ms: u64, now: u64) -> u32 {
+    deadline_ms.saturating_sub(now).min(u64::from(u32::MAX)) as u32
 }

@@ -56,17 +56,19 @@ pub struct Connection<'a> {
     lease: &'a Lease,
 }
 
+// State keys are concatenated, not formatted: every query builds several, and the formatting
+// machinery is cold code in a lane's fresh instance.
 fn saved_key(key: &str) -> String {
-    format!("conn/{key}")
+    ["conn/", key].concat()
 }
 
 fn carry_key(key: &str) -> String {
-    format!("carry/{key}")
+    ["carry/", key].concat()
 }
 
 /// The state key of the connection of `server` on the workspace with canonical key `workspace`.
 pub fn pool_key(server: &str, workspace: &str) -> String {
-    format!("{server}|{workspace}")
+    [server, "|", workspace].concat()
 }
 
 /// Terminate the connection's process (if any) and forget it.
@@ -290,17 +292,21 @@ impl<'a> Connection<'a> {
     /// The next message's body before `deadline_ms`. Long waits go in slices: between them the
     /// lease is renewed and a cancelled call stops waiting.
     fn receive(&mut self, deadline_ms: u64) -> Result<Option<Vec<u8>>, Fault> {
+        // A frame already read takes no clock reading, renewal or wait (each a crossing).
+        if let Some(message) = self.transport.buffered()? {
+            return Ok(Some(message));
+        }
         loop {
-            self.lease.keep();
-            let slice_end = deadline_ms.min(now_ms() + SLICE_MS);
-            if let Some(message) = self.transport.receive(slice_end)? {
+            let now = now_ms();
+            self.lease.keep(now);
+            if let Some(message) = self.transport.receive(deadline_ms.min(now + SLICE_MS))? {
                 return Ok(Some(message));
-            }
-            if context::cancelled() {
-                return Err(Fault::Cancelled);
             }
             if now_ms() >= deadline_ms {
                 return Ok(None);
+            }
+            if context::cancelled() {
+                return Err(Fault::Cancelled);
             }
         }
     }

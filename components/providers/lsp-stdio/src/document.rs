@@ -32,7 +32,7 @@ struct Known {
 
 impl Workspace {
     pub fn open(path: &str) -> Result<Self, Error> {
-        let memo = format!("workspace/{path}");
+        let memo = ["workspace/", path].concat();
         if let Some(known) = state::get(&memo).and_then(|b| serde_json::from_slice::<Known>(&b).ok()) {
             return Ok(Self {
                 root: crate::uri::file_path(&known.uri).unwrap_or_else(|| known.key.clone()),

@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 
 use crate::bindings::exports::seam::lsp::lsp::Error;
 use crate::bindings::seam::host::state;
-use crate::clock::{left, now_ms};
+use crate::clock::{left_at, now_ms};
 use crate::errors;
 
 /// How long a lease holds without renewal: longer than any stretch of guest work between two
@@ -28,9 +28,18 @@ pub struct Lease {
 
 /// A nonce no other lane holds: 64 random bits (the hasher's keys come from the platform's
 /// random source), so taking a lease costs no extra state round trip for a counter.
-fn unique() -> u64 {
+fn unique(now: u64) -> u64 {
     use std::hash::BuildHasher;
-    std::collections::hash_map::RandomState::new().hash_one(now_ms())
+    std::collections::hash_map::RandomState::new().hash_one(now)
+}
+
+/// A lease's value: `nonce:expiry`.
+fn held(nonce: u64, until_ms: u64) -> Vec<u8> {
+    let mut value = String::with_capacity(41);
+    seam_guest::text::push_decimal(&mut value, nonce, 0);
+    value.push(':');
+    seam_guest::text::push_decimal(&mut value, until_ms, 0);
+    value.into_bytes()
 }
 
 fn expiry(value: &[u8]) -> u64 {
@@ -43,43 +52,46 @@ fn expiry(value: &[u8]) -> u64 {
 impl Lease {
     /// Take the lease `name`, waiting up to `wait_ms` for its holder.
     pub fn acquire(name: &str, wait_ms: u64) -> Result<Self, Error> {
-        let key = format!("lease/{name}");
-        let nonce = unique();
-        let deadline = now_ms() + wait_ms;
+        // The clock is read once per attempt: each reading is a crossing.
+        let mut now = now_ms();
+        let key = ["lease/", name].concat();
+        let nonce = unique(now);
+        let deadline = now + wait_ms;
         let mut current = state::get(&key);
         loop {
-            let value = format!("{nonce}:{}", now_ms() + HOLD_MS).into_bytes();
-            let took_over = current.as_deref().is_some_and(|held| expiry(held) < now_ms());
+            let value = held(nonce, now + HOLD_MS);
+            let took_over = current.as_deref().is_some_and(|held| expiry(held) < now);
             if (current.is_none() || took_over) && state::compare_and_swap(&key, current.as_deref(), Some(&value)) {
                 return Ok(Self {
                     key,
                     nonce,
                     value: RefCell::new(value),
-                    renewed_ms: Cell::new(now_ms()),
+                    renewed_ms: Cell::new(now),
                     took_over,
                 });
             }
-            if now_ms() >= deadline {
+            if now >= deadline {
                 return Err(errors::error(
                     errors::TIMEOUT,
                     format!("another query on {name} did not finish within {wait_ms} ms"),
                 ));
             }
             let held_until = current.as_deref().map(expiry).unwrap_or(0);
-            let wake = left(deadline.min(held_until.max(now_ms() + 1)));
+            let wake = left_at(deadline.min(held_until.max(now + 1)), now);
             current = state::wait_change(&key, current.as_deref(), wake.max(1));
+            now = now_ms();
         }
     }
 
-    /// Push the expiry out again when the last renewal is `RENEW_MS` old.
-    pub fn keep(&self) {
-        if now_ms() < self.renewed_ms.get() + RENEW_MS {
+    /// Push the expiry out again when the last renewal (as of `now`) is `RENEW_MS` old.
+    pub fn keep(&self, now: u64) {
+        if now < self.renewed_ms.get() + RENEW_MS {
             return;
         }
-        let value = format!("{}:{}", self.nonce, now_ms() + HOLD_MS).into_bytes();
+        let value = held(self.nonce, now + HOLD_MS);
         if state::compare_and_swap(&self.key, Some(&self.value.borrow()), Some(&value)) {
             self.value.replace(value);
-            self.renewed_ms.set(now_ms());
+            self.renewed_ms.set(now);
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::bindings::seam::subprocess::subprocess::Process;
 use crate::bindings::seam::subprocess::types::Stream;
-use crate::clock::{left, now_ms};
+use crate::clock::{left_at, now_ms};
 use crate::framing::{self, Decoder, FrameError};
 
 /// Pipe reads ask for what the frame being received still lacks, within these bounds: the host
@@ -73,14 +73,20 @@ impl Transport {
         })
     }
 
+    /// The next message's body among the bytes already read.
+    pub fn buffered(&mut self) -> Result<Option<Vec<u8>>, Fault> {
+        match self.decoder.next_frame(self.max_frame) {
+            Ok(frame) => Ok(frame),
+            Err(e @ FrameError::TooLarge { .. }) => Err(Fault::TooLarge(e.to_string())),
+            Err(e) => Err(Fault::Broken(e.to_string())),
+        }
+    }
+
     /// The next message's body, or None when none arrived before `deadline_ms`.
     pub fn receive(&mut self, deadline_ms: u64) -> Result<Option<Vec<u8>>, Fault> {
         loop {
-            match self.decoder.next_frame(self.max_frame) {
-                Ok(Some(frame)) => return Ok(Some(frame)),
-                Ok(None) => {}
-                Err(e @ FrameError::TooLarge { .. }) => return Err(Fault::TooLarge(e.to_string())),
-                Err(e) => return Err(Fault::Broken(e.to_string())),
+            if let Some(frame) = self.buffered()? {
+                return Ok(Some(frame));
             }
             // The pipe was emptied at or after the deadline: another read could only bring what
             // arrived later (a non-blocking pump saves a crossing per call).
@@ -90,12 +96,14 @@ impl Transport {
             // Text reads cross as one string (a byte list crosses byte by byte); LSP bodies
             // are UTF-8, so the bytes are exact unless the server sent invalid UTF-8.
             let asked = self.read_size();
+            let before = now_ms();
             let read = self
                 .process
-                .read_pipe_text(Stream::Stdout, asked, left(deadline_ms))
+                .read_pipe_text(Stream::Stdout, asked, left_at(deadline_ms, before))
                 .map_err(|e| Fault::Died(format!("reading from the server failed: {}", e.message)))?;
             // Up to 3 bytes of a character split by the read may be held back for the next one.
-            self.drained_ms = (read.text.len() + 3 < asked as usize).then(now_ms);
+            // Emptied no earlier than the read began (one clock reading less per read).
+            self.drained_ms = (read.text.len() + 3 < asked as usize).then_some(before);
             if read.replaced {
                 return Err(Fault::Broken("the server sent bytes that are not UTF-8".into()));
             }

@@ -24,17 +24,23 @@ pub fn normalized(path: &str) -> Option<String> {
     if !path.starts_with('/') {
         return None;
     }
-    let mut parts: Vec<&str> = Vec::new();
+    // Built in place (no `format!`): every fs call of a lane normalizes a path, and the
+    // formatting machinery is cold code in a fresh instance.
+    let mut normal = String::with_capacity(path.len());
     for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." => {
-                parts.pop();
+            ".." => normal.truncate(normal.rfind('/').unwrap_or(0)),
+            name => {
+                normal.push('/');
+                normal.push_str(name);
             }
-            name => parts.push(name),
         }
     }
-    Some(format!("/{}", parts.join("/")))
+    if normal.is_empty() {
+        normal.push('/');
+    }
+    Some(normal)
 }
 
 /// `given` with a leading `~` (alone, or before a `/`) replaced by the home directory, when
