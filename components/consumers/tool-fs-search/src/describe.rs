@@ -19,7 +19,7 @@ const GLOB_SCHEMA: &str = r#"{
     },
     "path": {
       "type": "string",
-      "description": "Directory to search: absolute, `~/…` in the home directory, or relative to the session's working directory. Optional: defaults to the working directory."
+      "description": "Directory to search (a file is listed when it matches `pattern`): absolute, `~/…` in the home directory, or relative to the session's working directory. Optional: defaults to the working directory."
     },
     "limit": {
       "type": "integer",
