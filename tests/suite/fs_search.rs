@@ -58,6 +58,13 @@ fn a_file_named_as_the_path_of_a_glob_is_listed_only_when_it_matches() {
         glob(json!({"pattern": "*.rs", "path": "debug.log"})),
         "No files matched"
     );
+    // A link to a file, named, is listed as ripgrep lists it: by its own name.
+    std::os::unix::fs::symlink(ws.join("src/main.rs"), ws.join("link.rs")).unwrap();
+    assert_eq!(glob(json!({"pattern": "*.rs", "path": "link.rs"})), "link.rs");
+    assert_eq!(
+        glob(json!({"pattern": "main.*", "path": "link.rs"})),
+        "No files matched"
+    );
 }
 
 #[test]

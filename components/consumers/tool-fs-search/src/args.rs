@@ -71,8 +71,8 @@ pub fn glob_argv(scope: &Scope) -> Vec<String> {
     argv
 }
 
-/// `rg --files` of the working directory's own entries matching `glob`, hidden and ignored
-/// ones included (see `named_file`).
+/// `rg --files` of the working directory's own entries matching `glob`, hidden, ignored and
+/// symlinked ones included (see `named_file`).
 pub fn directory_entries_argv(glob: &str) -> Vec<String> {
     let mut argv = strings(&COMMON);
     argv.extend(strings(&[
@@ -82,6 +82,7 @@ pub fn directory_entries_argv(glob: &str) -> Vec<String> {
         "1",
         "--hidden",
         "--no-ignore",
+        "--follow",
         "--glob",
     ]));
     argv.push(glob.to_owned());

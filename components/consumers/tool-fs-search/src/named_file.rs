@@ -1,8 +1,8 @@
 //! A file named as the path of a glob. ripgrep lists a file it is given whatever the glob; a
 //! model that asks for `*.py` under `src/main.rs` asks whether that file matches. So the file
 //! is listed only when ripgrep, listing its directory one level deep under the glob, lists it
-//! too (hidden and ignored entries included: a named file is listed whatever ignore files say,
-//! as ripgrep lists a path it is given).
+//! too (hidden, ignored and symlinked entries included: a named file is listed whatever ignore
+//! files say, and whether or not it is a link, as ripgrep lists a path it is given).
 
 use seam_guest::ToolResult;
 
