@@ -111,7 +111,9 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
         }
     }
     if options.wants("lsp") {
-        report(lsp::hover(runtime, 20 * scale)?);
+        for row in lsp::hover(runtime, 20 * scale)? {
+            report(row);
+        }
     }
     if options.wants("plugins") {
         for row in plugins::rows(runtime, &fs::repository(workspace), 50 * scale)? {

@@ -2,7 +2,7 @@
 //! transient didOpen → hover → didClose) against the same sequence written directly to a
 //! second rust-analyzer's pipes, on the same project, in the same run.
 
-use super::{Row, median};
+use super::{Row, median, thread_cpu};
 use crate::{Runtime, World, WorldFile};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -44,7 +44,9 @@ fn hover_position() -> (u32, u32) {
     (index as u32 + 1, line[..at].encode_utf16().count() as u32 + 1)
 }
 
-pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Row> {
+/// The warm hover's wall time against the direct client's, and the calling thread's CPU per
+/// hover on each side (steadier than wall time on a shared machine).
+pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Vec<Row>> {
     let project = Project::new()?;
     let root = project.0.clone();
     std::fs::write(root.join("Cargo.toml"), CARGO_TOML)?;
@@ -60,14 +62,14 @@ pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Row> {
     let args =
         json!({"operation": "hover", "file_path": "src/lib.rs", "line": line, "character": character}).to_string();
     let through_tool = || {
-        let start = Instant::now();
+        let (start, cpu) = (Instant::now(), thread_cpu());
         let result = world.call("lsp", &args, world.call_context("bench"));
         anyhow::ensure!(
             !result.is_error && result.text().contains("fn total_area"),
             "lsp hover: {}",
             result.text()
         );
-        Ok(start.elapsed().as_secs_f64() * 1e3)
+        Ok((start.elapsed().as_secs_f64() * 1e3, cpu_micros_since(cpu)))
     };
     // The first query waits for indexing.
     through_tool()?;
@@ -75,19 +77,36 @@ pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Row> {
     let mut direct = Direct::start(&root)?;
     direct.warm_up(line - 1, character - 1)?;
 
-    let (mut tool, mut pipes) = (Vec::new(), Vec::new());
+    let (mut tool, mut pipes, mut tool_cpu, mut pipes_cpu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..n {
-        tool.push(through_tool()?);
+        let (ms, cpu) = through_tool()?;
+        tool.push(ms);
+        tool_cpu.push(cpu);
+        let cpu = thread_cpu();
         pipes.push(direct.hover_ms(line - 1, character - 1)?);
+        pipes_cpu.push(cpu_micros_since(cpu));
     }
     direct.stop();
-    Ok(Row::versus(
-        "lsp_hover_warm_vs_direct_pipes",
-        median(tool),
-        median(pipes),
-        "ms",
-        "≤ 1.2×",
-    ))
+    Ok(vec![
+        Row::versus(
+            "lsp_hover_warm_vs_direct_pipes",
+            median(tool),
+            median(pipes),
+            "ms",
+            "≤ 1.2×",
+        ),
+        Row::versus(
+            "lsp_hover_calling_thread_cpu",
+            median(tool_cpu),
+            median(pipes_cpu),
+            "µs",
+            "—",
+        ),
+    ])
+}
+
+fn cpu_micros_since(before: Duration) -> f64 {
+    (thread_cpu() - before).as_secs_f64() * 1e6
 }
 
 /// The fixture crate in a scratch directory, removed at the end.
