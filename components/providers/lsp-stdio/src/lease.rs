@@ -34,7 +34,7 @@ fn unique(now: u64) -> u64 {
 }
 
 /// A lease's value: `nonce:expiry`.
-fn held(nonce: u64, until_ms: u64) -> Vec<u8> {
+fn lease_value(nonce: u64, until_ms: u64) -> Vec<u8> {
     let mut value = String::with_capacity(41);
     seam_guest::text::push_decimal(&mut value, nonce, 0);
     value.push(':');
@@ -59,7 +59,7 @@ impl Lease {
         let deadline = now + wait_ms;
         let mut current = state::get(&key);
         loop {
-            let value = held(nonce, now + HOLD_MS);
+            let value = lease_value(nonce, now + HOLD_MS);
             let took_over = current.as_deref().is_some_and(|held| expiry(held) < now);
             if (current.is_none() || took_over) && state::compare_and_swap(&key, current.as_deref(), Some(&value)) {
                 return Ok(Self {
@@ -88,7 +88,7 @@ impl Lease {
         if now < self.renewed_ms.get() + RENEW_MS {
             return;
         }
-        let value = held(self.nonce, now + HOLD_MS);
+        let value = lease_value(self.nonce, now + HOLD_MS);
         if state::compare_and_swap(&self.key, Some(&self.value.borrow()), Some(&value)) {
             self.value.replace(value);
             self.renewed_ms.set(now);
