@@ -17,10 +17,8 @@ pub fn matches_glob(scope: &Scope, named: &str, config: &Config) -> Result<bool,
     let Some(glob) = &scope.glob else {
         return Ok(true);
     };
-    let path = match named.starts_with('/') {
-        true => named.to_owned(),
-        false => format!("{}/{named}", scope.cwd.trim_end_matches('/')),
-    };
+    // `named` is already home-expanded (see `args`): no home directory is asked for.
+    let path = seam_guest::paths::in_session(Some(named), &scope.cwd, || None);
     let Some((dir, name)) = path.rsplit_once('/') else {
         return Ok(true);
     };
