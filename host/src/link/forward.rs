@@ -6,7 +6,7 @@
 //! provider's own handle. Own handles move, borrows lend; the consumer dropping its handle
 //! drops the provider's.
 
-use super::plan::FuncForward;
+use super::plan::{FuncForward, Translate};
 use crate::lane::Lane;
 use wasmtime::component::{LinkerInstance, ResourceAny, ResourceDynamic, ResourceType, Val};
 use wasmtime::{AsContextMut, Result, StoreContextMut};
@@ -95,11 +95,7 @@ pub fn define(
                 }
             };
             store.data_mut().enter(provider);
-            let outcome = if translate {
-                call_translated(&mut store, provider, func, args, results)
-            } else {
-                func.call(&mut store, args, results)
-            };
+            let outcome = call_translated(&mut store, provider, func, translate, args, results);
             store.data_mut().leave(provider, outcome.is_err());
             if let Some((span, start)) = &span {
                 span.in_scope(|| tracing::debug!(micros = start.elapsed().as_secs_f64() * 1e6, "crossed"));
@@ -110,15 +106,25 @@ pub fn define(
     Ok(())
 }
 
+/// Calls the provider's `func`, translating the handles in the values that can carry them;
+/// the others pass as they are (a call's arguments are not copied).
 fn call_translated(
     store: &mut StoreContextMut<'_, Lane>,
     provider: usize,
     func: wasmtime::component::Func,
+    translate: Translate,
     args: &[Val],
     results: &mut [Val],
 ) -> Result<()> {
-    let args = args.iter().map(|v| to_provider(store, v)).collect::<Result<Vec<_>>>()?;
-    func.call(&mut *store, &args, results)?;
+    if translate.args {
+        let args = args.iter().map(|v| to_provider(store, v)).collect::<Result<Vec<_>>>()?;
+        func.call(&mut *store, &args, results)?;
+    } else {
+        func.call(&mut *store, args, results)?;
+    }
+    if !translate.results {
+        return Ok(());
+    }
     for result in results.iter_mut() {
         let value = std::mem::replace(result, Val::Bool(false));
         *result = to_consumer(store, provider, value)?;

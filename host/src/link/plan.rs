@@ -9,7 +9,7 @@ use super::error::LinkError;
 use super::names::InterfaceName;
 use super::typecheck::{self, ResourceMatch};
 use wasmtime::Engine;
-use wasmtime::component::types::{ComponentFunc, ComponentItem};
+use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, ComponentExportIndex, ResourceType};
 
 /// The host natives this host implements, all at version 0.1.0.
@@ -71,8 +71,16 @@ pub struct FuncForward {
     /// Index of this function in a lane's cache of provider functions.
     pub slot: usize,
     pub export_index: ComponentExportIndex,
-    /// Values of this function can carry resource handles that must be translated.
-    pub translate: bool,
+    /// Arguments, and results, of this function can carry resource handles that must be
+    /// translated; values that cannot pass through untouched (a call's arguments uncopied).
+    pub translate: Translate,
+}
+
+/// Which values of a forwarded function carry resource handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Translate {
+    pub args: bool,
+    pub results: bool,
 }
 
 #[derive(Debug)]
@@ -390,7 +398,10 @@ fn build_forward(
             name: name.clone(),
             slot: 0,
             export_index,
-            translate: func_carries_resources(want),
+            translate: Translate {
+                args: want.params().any(|(_, t)| typecheck::carries_resources(&t)),
+                results: want.results().any(|t| typecheck::carries_resources(&t)),
+            },
         });
     }
     Ok(Target::Provider(Forward {
@@ -399,10 +410,6 @@ fn build_forward(
         funcs,
         resources: resource_ids,
     }))
-}
-
-fn func_carries_resources(f: &ComponentFunc) -> bool {
-    f.params().any(|(_, t)| typecheck::carries_resources(&t)) || f.results().any(|t| typecheck::carries_resources(&t))
 }
 
 /// Providers ordered so each comes after the providers it imports; a cycle is refused.

@@ -7,7 +7,7 @@
 
 use crate::lane::Lane;
 use crate::link::forward;
-use crate::link::plan::{ImportPlan, Target};
+use crate::link::plan::{ImportPlan, Target, Translate};
 use crate::natives::bindings;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -68,7 +68,7 @@ struct Shared {
     served: HashMap<String, (String, Served)>,
     /// Forwarded functions defined, by (import, function): where they call and whether they
     /// translate handles.
-    funcs: HashMap<(String, String), (ComponentExportIndex, bool)>,
+    funcs: HashMap<(String, String), (ComponentExportIndex, Translate)>,
     /// Forwarded resources defined, by (import, resource): their dynamic type id.
     resources: HashMap<(String, String), u32>,
 }
