@@ -47,11 +47,11 @@ fn hover_position() -> (u32, u32) {
 /// The warm hover's wall time against the direct client's, and the calling thread's CPU per
 /// hover on each side (steadier than wall time on a shared machine).
 pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Vec<Row>> {
-    let project = Project::new()?;
+    // Each server gets its own copy of the crate: rust-analyzer watches its files, and seam
+    // reading the document must not wake the other server in the middle of a measurement.
+    let project = Project::new("seam")?;
     let root = project.0.clone();
-    std::fs::write(root.join("Cargo.toml"), CARGO_TOML)?;
-    std::fs::write(root.join("src/lib.rs"), LIB_RS)?;
-    std::fs::write(root.join("src/shapes.rs"), SHAPES_RS)?;
+    let direct_project = Project::new("direct")?;
 
     let world = World::load(
         runtime,
@@ -74,7 +74,7 @@ pub(super) fn hover(runtime: &Arc<Runtime>, n: u32) -> anyhow::Result<Vec<Row>> 
     // The first query waits for indexing.
     through_tool()?;
 
-    let mut direct = Direct::start(&root)?;
+    let mut direct = Direct::start(&direct_project.0)?;
     direct.warm_up(line - 1, character - 1)?;
 
     let (mut tool, mut pipes, mut tool_cpu, mut pipes_cpu) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -113,10 +113,14 @@ fn cpu_micros_since(before: Duration) -> f64 {
 struct Project(std::path::PathBuf);
 
 impl Project {
-    fn new() -> anyhow::Result<Self> {
-        let dir = std::env::temp_dir().join(format!("seam-bench-lsp-{}", std::process::id()));
+    fn new(name: &str) -> anyhow::Result<Self> {
+        let dir = std::env::temp_dir().join(format!("seam-bench-lsp-{name}-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("src"))?;
-        Ok(Self(std::fs::canonicalize(dir)?))
+        let project = Self(std::fs::canonicalize(dir)?);
+        std::fs::write(project.0.join("Cargo.toml"), CARGO_TOML)?;
+        std::fs::write(project.0.join("src/lib.rs"), LIB_RS)?;
+        std::fs::write(project.0.join("src/shapes.rs"), SHAPES_RS)?;
+        Ok(project)
     }
 }
 
