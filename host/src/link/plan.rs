@@ -71,12 +71,12 @@ pub struct FuncForward {
     /// Index of this function in a lane's cache of provider functions.
     pub slot: usize,
     pub export_index: ComponentExportIndex,
-    /// Arguments, and results, of this function can carry resource handles that must be
-    /// translated; values that cannot pass through untouched (a call's arguments uncopied).
+    /// Whether its arguments, and its results, can carry resource handles to translate: values
+    /// that cannot pass through untouched (arguments are not even copied).
     pub translate: Translate,
 }
 
-/// Which values of a forwarded function carry resource handles.
+/// Which values of a forwarded function can carry resource handles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Translate {
     pub args: bool,
