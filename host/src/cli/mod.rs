@@ -17,7 +17,7 @@ mod mcp;
 mod tools;
 
 use clap::{Parser, Subcommand};
-use seam_host::{Runtime, World, WorldFile};
+use seam_host::{Runtime, RuntimeOptions, World, WorldFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -152,25 +152,37 @@ fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
     })
 }
 
+/// The world of a one-shot command (`seam tools`, `seam world check`), on a runtime sized for it.
 fn load(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
-    load_on(&runtime()?, cli, file)
+    let file = world_file(cli, file)?;
+    load_file(&one_shot_runtime(&file)?, cli, file)
 }
 
 fn load_on(runtime: &Arc<Runtime>, cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<World> {
-    let file = world_file(cli, file)?;
+    load_file(runtime, cli, world_file(cli, file)?)
+}
+
+fn load_file(runtime: &Arc<Runtime>, cli: &Cli, file: WorldFile) -> anyhow::Result<World> {
     World::load(runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
 }
 
-/// The world of `seam call`: for one call, what that tool can reach (see `World::load_for`).
+/// The world of `seam call`: for one call, what that tool can reach (see `World::load_for`);
+/// for `--batch`, the whole world on a runtime that keeps spare lanes between calls.
 fn load_for_call(cli: &Cli, tool: Option<&str>) -> anyhow::Result<World> {
     let Some(tool) = tool else {
-        return load(cli, None);
+        return load_on(&runtime()?, cli, None);
     };
     let file = world_file(cli, None)?;
-    World::load_for(&runtime()?, file, cli.workspace.as_deref(), tool)
+    World::load_for(&one_shot_runtime(&file)?, file, cli.workspace.as_deref(), tool)
         .map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
 }
 
 fn runtime() -> anyhow::Result<Arc<Runtime>> {
     Runtime::new().map_err(|e| anyhow::anyhow!("cannot start the wasm runtime: {e:#}"))
+}
+
+/// A runtime for a process that exits after one call or load of `file`'s world.
+fn one_shot_runtime(file: &WorldFile) -> anyhow::Result<Arc<Runtime>> {
+    Runtime::with_options(RuntimeOptions::one_shot(file.component_count()))
+        .map_err(|e| anyhow::anyhow!("cannot start the wasm runtime: {e:#}"))
 }

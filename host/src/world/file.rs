@@ -174,13 +174,23 @@ impl WorldFile {
 
     /// Every component file the world names (what a live world watches besides this file).
     pub fn component_paths(&self) -> Vec<PathBuf> {
+        self.components()
+            .filter_map(|r| match r {
+                ComponentRef::Path(path) => Some(path.clone()),
+                ComponentRef::Builtin(_) => None,
+            })
+            .collect()
+    }
+
+    /// How many components the world names: providers (each layer of a stack), tools and
+    /// plugins.
+    pub fn component_count(&self) -> usize {
+        self.components().count()
+    }
+
+    fn components(&self) -> impl Iterator<Item = &ComponentRef> {
         let plugins = self.plugins.iter().map(|p| &p.component);
-        let refs = self.providers.values().flatten().chain(&self.tools).chain(plugins);
-        refs.filter_map(|r| match r {
-            ComponentRef::Path(path) => Some(path.clone()),
-            ComponentRef::Builtin(_) => None,
-        })
-        .collect()
+        self.providers.values().flatten().chain(&self.tools).chain(plugins)
     }
 
     pub fn load(path: &Path) -> Result<Self, WorldFileError> {
@@ -297,6 +307,8 @@ mod tests {
         assert_eq!(world.tools[1], ComponentRef::Path("/w/plugins/wc.wasm".into()));
         assert_eq!(world.config["bash-local"]["max_timeout_ms"], 1000);
         assert_eq!(world.sandbox, SandboxMode::WorkspaceWrite);
+        // Each layer of a stack is a component of its own.
+        assert_eq!(world.component_count(), 6);
     }
 
     #[test]
@@ -312,6 +324,7 @@ mod tests {
             memory_mb = 128
         "#;
         let world = WorldFile::parse(text, "t.toml", Path::new("/w")).unwrap();
+        assert_eq!(world.component_count(), 2);
         let plugin = &world.plugins[0];
         assert_eq!(plugin.component, ComponentRef::Path("/w/p.wasm".into()));
         assert_eq!(plugin.grants, ["counter"]);

@@ -39,6 +39,25 @@ impl Default for RuntimeOptions {
     }
 }
 
+/// Lanes of one world a one-shot process can hold at once: the one calling, and those still
+/// being dropped off its path (`retire::BACKLOG`), with one to spare.
+const ONE_SHOT_LANES: u32 = 6;
+
+impl RuntimeOptions {
+    /// For a process that loads a world of `components` components, makes one call (or
+    /// describes the tools) and exits: a pool that holds a few lanes of that world instead of
+    /// 1,000 instances. Setting up the pool is proportional to its size, about a millisecond
+    /// of a cold `seam call` at the default; the pool is too small for spare lanes, which a
+    /// process that exits after its call would never use.
+    pub fn one_shot(components: usize) -> Self {
+        let components = u32::try_from(components).unwrap_or(u32::MAX);
+        Self {
+            max_instances: components.saturating_mul(ONE_SHOT_LANES).max(16),
+            ..Self::default()
+        }
+    }
+}
+
 /// Instances are allocated from a pool of slots reused across lanes (docs/decisions/0013):
 /// a lane instantiates several components per call and drops them at its end, so reusing warm
 /// slots saves the mmap/munmap of every memory, and keeping the pages a call dirtied resident
