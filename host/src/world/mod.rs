@@ -89,12 +89,16 @@ pub struct World {
 impl World {
     /// Load, compile and link a world. `workspace` overrides the world file's.
     pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
-        Self::assemble(runtime, file, workspace, None)
+        let mut world = Self::assemble(runtime, file, workspace, None)?;
+        world.describe_tools()?;
+        Ok(world)
     }
 
     /// Load what one call of `tool` needs. When a full load of this same world (same file, same
     /// components) was recorded, only the components the tool can reach are loaded and linked,
-    /// which is most of a cold `seam call`; otherwise the whole world is loaded and recorded.
+    /// which is most of a cold `seam call`, and no tool is asked to describe itself: the record
+    /// says which component serves `tool`, the only tool such a world knows. Otherwise the whole
+    /// world is loaded and recorded.
     pub fn load_for(
         runtime: &Arc<Runtime>,
         file: WorldFile,
@@ -103,8 +107,10 @@ impl World {
     ) -> Result<Self, WorldError> {
         let key = summary::key(&file, &placements(&file));
         let recalled = key.as_deref().and_then(|key| summary::recall(&runtime.cache, key));
-        if let Some(reach) = recalled.as_ref().and_then(|summary| summary.reach(tool)) {
-            return Self::assemble(runtime, file, workspace, Some(&reach));
+        if let Some((reach, node)) = recalled.as_ref().and_then(|summary| summary.reach(tool)) {
+            let mut world = Self::assemble(runtime, file, workspace, Some(&reach))?;
+            world.tool_nodes.insert(tool.to_string(), node);
+            return Ok(world);
         }
         let world = Self::load(runtime, file, workspace)?;
         if let Some(key) = key {
@@ -127,8 +133,8 @@ impl World {
         }
     }
 
-    /// Load the world's components (only those in `keep`, by load order, when given), link
-    /// them and describe their tools.
+    /// Load the world's components (only those in `keep`, by load order, when given) and link
+    /// them; their tools are not known yet.
     fn assemble(
         runtime: &Arc<Runtime>,
         file: WorldFile,
@@ -185,7 +191,7 @@ impl World {
             },
             other => other,
         })?;
-        let mut world = Self {
+        Ok(Self {
             runtime: runtime.clone(),
             spares: Spares::new(linked.nodes.len()),
             linked: Arc::new(linked),
@@ -193,9 +199,7 @@ impl World {
             workspace,
             tools: Vec::new(),
             tool_nodes: BTreeMap::new(),
-        };
-        world.describe_tools()?;
-        Ok(world)
+        })
     }
 
     fn describe_tools(&mut self) -> Result<(), WorldError> {
@@ -314,6 +318,8 @@ impl World {
         }
     }
 
+    /// What the world's tools said of themselves; empty for a world `load_for` assembled from
+    /// its record, which knows only the tool it was loaded for.
     pub fn tools(&self) -> &[ToolSpec] {
         &self.tools
     }

@@ -24,16 +24,20 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The components a call of `tool` can reach, in load order.
-    pub fn reach(&self, tool: &str) -> Option<Vec<usize>> {
+    /// The components a call of `tool` can reach, in load order, and where the tool's own
+    /// component is among them.
+    pub fn reach(&self, tool: &str) -> Option<(Vec<usize>, usize)> {
+        let serving = *self.tools.get(tool)?;
         let mut reached = vec![false; self.imports.len()];
-        let mut todo = vec![*self.tools.get(tool)?];
+        let mut todo = vec![serving];
         while let Some(node) = todo.pop() {
             if !std::mem::replace(reached.get_mut(node)?, true) {
                 todo.extend(self.imports.get(node)?);
             }
         }
-        Some((0..reached.len()).filter(|&node| reached[node]).collect())
+        let reach: Vec<usize> = (0..reached.len()).filter(|&node| reached[node]).collect();
+        let position = reach.iter().position(|&node| node == serving)?;
+        Some((reach, position))
     }
 }
 
@@ -100,8 +104,8 @@ mod tests {
             tools: BTreeMap::from([("bash".into(), 4), ("read".into(), 3)]),
             imports: vec![vec![], vec![], vec![1], vec![0], vec![2]],
         };
-        assert_eq!(summary.reach("bash"), Some(vec![1, 2, 4]));
-        assert_eq!(summary.reach("read"), Some(vec![0, 3]));
+        assert_eq!(summary.reach("bash"), Some((vec![1, 2, 4], 2)));
+        assert_eq!(summary.reach("read"), Some((vec![0, 3], 1)));
         assert_eq!(summary.reach("grep"), None);
     }
 
