@@ -1,42 +1,28 @@
-//! The linkers of a world. What the host serves (WASI, the natives, the call context) is
-//! defined once per runtime; a world's components then share linkers built from it: a
-//! component joins a linker when every interface it imports is served there the same way,
-//! which in a world without wrapper stacks means one linker for every component. Cloning the
-//! host's definitions (WASI alone is ~100 functions, re-interned name by name) for each
-//! component was ~1.3 ms of a cold `seam call`.
+//! The linkers of a world. Components share linkers: a component joins a linker when every
+//! interface it imports is served there the same way, which in a world without wrapper stacks
+//! means one linker for every component. Each linker starts with what the host serves (WASI,
+//! the natives, the call context): defining it for each component (WASI alone is ~100
+//! functions) was ~1.3 ms of a cold `seam call`, and a copy kept for later worlds cost a
+//! one-shot call more to clone than a later world saves by it.
 
 use crate::lane::Lane;
 use crate::link::forward;
 use crate::link::plan::{ImportPlan, Target, Translate};
 use crate::natives::bindings;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
 use wasmtime::Engine;
 use wasmtime::component::{ComponentExportIndex, HasSelf, Linker};
 
-/// What the host serves every component, built on first use.
-#[derive(Default)]
-pub struct HostLinkers {
-    built: Mutex<Option<Linker<Lane>>>,
-}
-
-impl HostLinkers {
-    /// WASI, the natives and the call context. Natives are defined for tools too, harmlessly:
-    /// the plan refuses a tool importing seam:host/* before any linker is consulted. The asker
-    /// is left out: a provider may serve it instead of the host.
-    fn host(&self, engine: &Engine) -> wasmtime::Result<Linker<Lane>> {
-        let mut built = self.built.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(linker) = &*built {
-            return Ok(linker.clone());
-        }
-        let mut linker = Linker::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-        bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
-        crate::natives::define_borrowing_atomic_write(&mut linker)?;
-        bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
-        *built = Some(linker.clone());
-        Ok(linker)
-    }
+/// WASI, the natives and the call context. Natives are defined for tools too, harmlessly: the
+/// plan refuses a tool importing seam:host/* before any linker is consulted. The asker is left
+/// out: a provider may serve it instead of the host.
+fn host_linker(engine: &Engine) -> wasmtime::Result<Linker<Lane>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+    bindings::natives::Natives::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+    crate::natives::define_borrowing_atomic_write(&mut linker)?;
+    bindings::tool::seam::tool::context::add_to_linker::<Lane, HasSelf<Lane>>(&mut linker, |lane| lane)?;
+    Ok(linker)
 }
 
 /// How one interface is served in a shared linker.
@@ -152,15 +138,13 @@ fn identity(import: &str) -> &str {
 
 /// The linkers of one world being linked.
 pub struct WorldLinkers<'a> {
-    host: &'a HostLinkers,
     engine: &'a Engine,
     shared: Vec<Shared>,
 }
 
 impl<'a> WorldLinkers<'a> {
-    pub fn new(host: &'a HostLinkers, engine: &'a Engine) -> Self {
+    pub fn new(engine: &'a Engine) -> Self {
         Self {
-            host,
             engine,
             shared: Vec::new(),
         }
@@ -172,7 +156,7 @@ impl<'a> WorldLinkers<'a> {
             Some(index) => index,
             None => {
                 self.shared.push(Shared {
-                    linker: self.host.host(self.engine)?,
+                    linker: host_linker(self.engine)?,
                     served: HashMap::new(),
                     funcs: HashMap::new(),
                     resources: HashMap::new(),

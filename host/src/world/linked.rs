@@ -9,7 +9,7 @@ use crate::natives::HostState;
 use crate::natives::bindings::natives::seam::host::config::WorldSettings;
 use crate::natives::bindings::tool::PluginIndices;
 use crate::world::file::Limits;
-use crate::world::host_linkers::{HostLinkers, WorldLinkers};
+use crate::world::host_linkers::WorldLinkers;
 use std::sync::Arc;
 use wasmtime::Engine;
 use wasmtime::component::InstancePre;
@@ -61,7 +61,6 @@ pub struct LinkInput {
 
 pub fn link(
     engine: &Engine,
-    linkers: &HostLinkers,
     inputs: Vec<LinkInput>,
     host: Arc<HostState>,
     limits: Limits,
@@ -76,7 +75,7 @@ pub fn link(
     }
     let mut plan = plan::plan(engine, &decls)?;
     let mut nodes = Vec::with_capacity(decls.len());
-    let mut linkers = WorldLinkers::new(linkers, engine);
+    let mut linkers = WorldLinkers::new(engine);
     for ((index, decl), (config, limits, fingerprint)) in decls.into_iter().enumerate().zip(extras) {
         let pre = linkers
             .for_imports(&plan.imports[index])

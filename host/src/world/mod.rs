@@ -170,7 +170,6 @@ impl World {
         };
         let linked = linked::link(
             &runtime.engine,
-            &runtime.host_linkers,
             inputs,
             runtime.host.clone(),
             file.limits.clone(),

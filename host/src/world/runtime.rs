@@ -2,7 +2,6 @@
 //! and the durable host state every world shares.
 
 use super::cache::ComponentCache;
-use super::host_linkers::HostLinkers;
 use super::linked::Linked;
 use super::retire::Retirement;
 use crate::lane::{CallContext, Lane};
@@ -96,7 +95,6 @@ const SPARE_LANES_FROM: u32 = 256;
 pub struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) cache: ComponentCache,
-    pub(crate) host_linkers: HostLinkers,
     pub(crate) host: Arc<HostState>,
     /// Where finished lanes are dropped, off the callers' path.
     pub(crate) retirement: Retirement,
@@ -131,7 +129,6 @@ impl Runtime {
         })?;
         Ok(Arc::new(Self {
             cache: ComponentCache::new(&engine),
-            host_linkers: HostLinkers::default(),
             engine,
             host: HostState::new(options.launcher),
             retirement: Retirement::start(),
