@@ -15,6 +15,7 @@
 //! Everything here runs in forked copies of a multi-threaded host and must stay
 //! async-signal-safe (see [`sys`]).
 
+mod prefault;
 mod proc_tree;
 mod program;
 mod release_memory;

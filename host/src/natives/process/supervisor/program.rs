@@ -73,7 +73,7 @@ pub(super) fn launch(plan: &ProgramPlan) -> Result<pid_t, LaunchFailure> {
     Ok(pid)
 }
 
-extern "C" fn enter_program(shared: *mut c_void) -> c_int {
+pub(super) extern "C" fn enter_program(shared: *mut c_void) -> c_int {
     let shared = shared.cast::<Shared>();
     // SAFETY: `shared` points to the suspended supervisor's record (see `launch`).
     let errno = unsafe { exec(&(*shared).plan) };

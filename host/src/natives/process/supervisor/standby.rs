@@ -16,7 +16,7 @@ use libc::{c_int, c_uint, pid_t};
 
 use super::super::wire::{STOP, Stage};
 use super::zygote::{Received, plan_of, receive};
-use super::{become_supervisor, fail, run_program, sys};
+use super::{become_supervisor, fail, prefault, run_program, sys};
 
 /// The byte a standby writes on the handover pipe once its program runs.
 pub(super) const RUNNING: u8 = 1;
@@ -41,6 +41,7 @@ pub(super) unsafe fn stand_by(handover: Handover, host_pid: pid_t, fd_limit: c_u
     sys::set_name(c"seam-standby");
     // A failure here is reported on the request, which is the only way to the host.
     let ready = become_supervisor(host_pid);
+    prefault::prefault();
     let Some(request) = receive() else {
         // The host closed its end (or died): no more requests will come.
         sys::exit(0)
