@@ -18,7 +18,7 @@ use super::error::ProcessError;
 use super::pipe_reader::wait_readable;
 use super::spawner::{SendError, Spawner, Zygote};
 use super::spec::SpawnSpec;
-use super::wire::{HEADER_LEN, Header, REPORT_LEN, Report, Stage, encode_blob};
+use super::wire::{HEADER_LEN, Header, INLINE_BLOB_MAX, REPORT_LEN, Report, Stage, encode_blob};
 use super::wiring::ChildStdio;
 
 /// A request lost with a dying zygote is sent once more, to a fresh zygote.
@@ -46,7 +46,7 @@ pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> 
         program: program.clone(),
         source,
     };
-    let blob = write_blob(spec).map_err(spawn_failed)?;
+    let blob = Blob::of(spec).map_err(spawn_failed)?;
     let stdio_fds = [&stdio.stdin, &stdio.stdout, &stdio.stderr].map(|fd| fd.as_ref().map(AsRawFd::as_raw_fd));
     let header = Header {
         stdio: (0..)
@@ -56,13 +56,19 @@ pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> 
             .sum(),
         grace_ns: u64::try_from(spec.grace.as_nanos()).unwrap_or(u64::MAX),
         blob_len: blob.len,
+        blob_inline: matches!(blob.travel, Travel::Inline(_)),
     }
     .encode();
-    let mut fds = vec![-1, blob.file.as_raw_fd()];
+    let (inline, memfd) = match &blob.travel {
+        Travel::Inline(bytes) => (bytes.as_slice(), None),
+        Travel::Memfd(file) => (&[][..], Some(file.as_raw_fd())),
+    };
+    let mut fds = vec![-1];
+    fds.extend(memfd);
     fds.extend(stdio_fds.into_iter().flatten());
     for _ in 0..ATTEMPTS {
         let zygote = spawner.zygote().map_err(spawn_failed)?;
-        match request(spawner, &zygote, &header, &mut fds) {
+        match request(spawner, &zygote, &header, inline, &mut fds) {
             Ok(launched) => return Ok(launched),
             Err(Attempt::Lost) => spawner.retire(&zygote),
             Err(Attempt::Failed(err)) => return Err(spawn_failed(err)),
@@ -84,12 +90,13 @@ fn request(
     spawner: &Spawner,
     zygote: &Arc<Zygote>,
     header: &[u8; HEADER_LEN],
+    inline_blob: &[u8],
     fds: &mut [RawFd],
 ) -> Result<Launched, Attempt> {
     let (report_read, report_write) =
         nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| Attempt::Failed(errno.into()))?;
     fds[0] = report_write.as_raw_fd();
-    match zygote.send(header, fds) {
+    match zygote.send(header, inline_blob, fds) {
         Ok(()) => {}
         Err(SendError::Gone) => return Err(Attempt::Lost),
         Err(SendError::Io(err)) => return Err(Attempt::Failed(err)),
@@ -174,30 +181,46 @@ fn launch_error(stage: Stage, errno: i32) -> io::Error {
     }
 }
 
-/// The request blob in a memfd, the way argv and environment of any size reach the zygote.
+/// The request blob, and how it travels to the zygote.
 struct Blob {
-    file: File,
     len: u64,
+    travel: Travel,
 }
 
-fn write_blob(spec: &SpawnSpec) -> io::Result<Blob> {
-    // The zygote's own cwd is `/`: a relative cwd must mean the same as it does in the host.
-    let cwd = match spec.cwd.is_absolute() {
-        true => Cow::Borrowed(spec.cwd.as_path()),
-        false => Cow::Owned(std::env::current_dir()?.join(&spec.cwd)),
-    };
-    let bytes = encode_blob(&spec.argv, &spec.env, cwd.as_os_str().as_bytes());
-    const NAME: &CStr = c"seam-spawn-request";
-    // SAFETY: a NUL-terminated name and integer flags.
-    let fd = unsafe { libc::memfd_create(NAME.as_ptr(), libc::MFD_CLOEXEC) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
+enum Travel {
+    /// In the request datagram: an ordinary command's argv and environment.
+    Inline(Vec<u8>),
+    /// In a memfd: argv and environment of any size.
+    Memfd(File),
+}
+
+impl Blob {
+    fn of(spec: &SpawnSpec) -> io::Result<Self> {
+        // The zygote's own cwd is `/`: a relative cwd must mean the same as it does in the host.
+        let cwd = match spec.cwd.is_absolute() {
+            true => Cow::Borrowed(spec.cwd.as_path()),
+            false => Cow::Owned(std::env::current_dir()?.join(&spec.cwd)),
+        };
+        let bytes = encode_blob(&spec.argv, &spec.env, cwd.as_os_str().as_bytes());
+        let len = bytes.len() as u64;
+        if bytes.len() <= INLINE_BLOB_MAX {
+            return Ok(Self {
+                len,
+                travel: Travel::Inline(bytes),
+            });
+        }
+        const NAME: &CStr = c"seam-spawn-request";
+        // SAFETY: a NUL-terminated name and integer flags.
+        let fd = unsafe { libc::memfd_create(NAME.as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: memfd_create just returned this fd and nothing else owns it.
+        let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
+        file.write_all(&bytes)?;
+        Ok(Self {
+            len,
+            travel: Travel::Memfd(file),
+        })
     }
-    // SAFETY: memfd_create just returned this fd and nothing else owns it.
-    let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
-    file.write_all(&bytes)?;
-    Ok(Blob {
-        file,
-        len: bytes.len() as u64,
-    })
 }

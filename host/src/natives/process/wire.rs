@@ -1,10 +1,12 @@
 //! What crosses between the host and its zygote.
 //!
-//! A spawn request is one datagram on the control socket: a fixed [`Header`], plus fds passed
-//! with `SCM_RIGHTS`: the write end of a report pipe, a memfd holding the request blob (argv,
-//! environment and cwd, see [`encode_blob`]), then the program's stdio fds that are not
-//! `/dev/null`. The blob travels in a memfd because argv and environment may be megabytes,
-//! beyond what one datagram can carry.
+//! A spawn request is one datagram on the control socket: a fixed [`Header`], then the request
+//! blob (argv, environment and cwd, see [`encode_blob`]) when it is at most
+//! [`INLINE_BLOB_MAX`] bytes, plus fds passed with `SCM_RIGHTS`: the write end of a report
+//! pipe, a memfd holding a larger blob, then the program's stdio fds that are not `/dev/null`.
+//! A larger blob travels in a memfd because argv and environment may be megabytes, beyond
+//! what one datagram can carry; an ordinary one comes inline, which spares the host a memfd
+//! and the standby a mapping on the spawn's path.
 //!
 //! One [`Report`] comes back on the report pipe, written by whichever process got furthest
 //! (zygote, supervisor). End-of-file without a report means the request was lost with the
@@ -13,8 +15,8 @@
 //! host learns the outcome without waiting for the supervisor's own exit, which tears down a
 //! whole address space.
 //!
-//! The zygote decodes without allocating: the blob is mapped privately and its offset tables
-//! are rewritten in place into the pointer arrays `execve` takes.
+//! The zygote decodes without allocating: the blob (received into its stack, or mapped
+//! privately) has its offset tables rewritten in place into the pointer arrays `execve` takes.
 
 use std::ffi::c_char;
 
@@ -24,8 +26,12 @@ const MAGIC: u32 = u32::from_ne_bytes(*b"seam");
 pub(super) const HEADER_LEN: usize = 24;
 /// Report pipe, request blob, then up to three stdio fds.
 pub(super) const MAX_FDS: usize = 5;
+/// The largest blob sent inside the request datagram; a standby keeps this much room for it.
+pub(super) const INLINE_BLOB_MAX: usize = 16 * 1024;
+/// Header flags: bits 0-2 say which stdio fds are passed, this one that the blob is inline.
+const INLINE_FLAG: u32 = 1 << 3;
 pub(super) const REPORT_LEN: usize = 16;
-const WORD: usize = size_of::<usize>();
+pub(super) const WORD: usize = size_of::<usize>();
 /// argc, envc, cwd offset.
 const FIXED_WORDS: usize = 3;
 
@@ -49,13 +55,16 @@ pub(super) struct Header {
     pub(super) stdio: u32,
     pub(super) grace_ns: u64,
     pub(super) blob_len: u64,
+    /// The blob follows the header in the datagram; otherwise it comes as a memfd.
+    pub(super) blob_inline: bool,
 }
 
 impl Header {
     pub(super) fn encode(&self) -> [u8; HEADER_LEN] {
         let mut bytes = [0u8; HEADER_LEN];
         bytes[0..4].copy_from_slice(&MAGIC.to_ne_bytes());
-        bytes[4..8].copy_from_slice(&self.stdio.to_ne_bytes());
+        let flags = self.stdio | if self.blob_inline { INLINE_FLAG } else { 0 };
+        bytes[4..8].copy_from_slice(&flags.to_ne_bytes());
         bytes[8..16].copy_from_slice(&self.grace_ns.to_ne_bytes());
         bytes[16..24].copy_from_slice(&self.blob_len.to_ne_bytes());
         bytes
@@ -77,17 +86,29 @@ impl Header {
         if word32(0)? != MAGIC {
             return None;
         }
-        let stdio = word32(4)?;
-        (stdio <= 0b111).then_some(Self {
-            stdio,
+        let flags = word32(4)?;
+        let blob_inline = flags & INLINE_FLAG != 0;
+        let header = Self {
+            stdio: flags & !INLINE_FLAG,
             grace_ns: word64(8)?,
             blob_len: word64(16)?,
-        })
+            blob_inline,
+        };
+        let fits = !blob_inline || header.blob_len <= INLINE_BLOB_MAX as u64;
+        (header.stdio <= 0b111 && fits).then_some(header)
     }
 
     /// How many fds come with this header.
     pub(super) fn fd_count(&self) -> usize {
-        2 + self.stdio.count_ones() as usize
+        1 + usize::from(!self.blob_inline) + self.stdio.count_ones() as usize
+    }
+
+    /// How many bytes the datagram carries with this header.
+    pub(super) fn datagram_len(&self) -> Option<usize> {
+        match self.blob_inline {
+            true => HEADER_LEN.checked_add(usize::try_from(self.blob_len).ok()?),
+            false => Some(HEADER_LEN),
+        }
     }
 }
 
@@ -141,7 +162,7 @@ pub(super) struct ExecArgs {
     pub(super) cwd: *const c_char,
 }
 
-/// Turns a mapped blob into [`ExecArgs`] by rewriting its offset tables into pointers, in place.
+/// Turns a received blob into [`ExecArgs`] by rewriting its offset tables into pointers, in place.
 /// `None` if the blob is malformed. Allocation-free.
 ///
 /// # Safety
@@ -361,9 +382,21 @@ mod tests {
             stdio: 0b101,
             grace_ns: 5_000_000_000,
             blob_len: 4242,
+            blob_inline: false,
         };
         assert_eq!(Header::decode(&header.encode()), Some(header));
-        assert_eq!(header.fd_count(), 4);
+        assert_eq!((header.fd_count(), header.datagram_len()), (4, Some(HEADER_LEN)));
+        let inline = Header {
+            blob_inline: true,
+            ..header
+        };
+        assert_eq!(Header::decode(&inline.encode()), Some(inline));
+        assert_eq!((inline.fd_count(), inline.datagram_len()), (3, Some(HEADER_LEN + 4242)));
+        let too_long = Header {
+            blob_len: INLINE_BLOB_MAX as u64 + 1,
+            ..inline
+        };
+        assert_eq!(Header::decode(&too_long.encode()), None, "no standby has room for it");
         let mut foreign = header.encode();
         foreign[0] ^= 1;
         assert_eq!(Header::decode(&foreign), None);

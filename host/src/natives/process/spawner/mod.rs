@@ -140,9 +140,10 @@ impl Zygote {
         let _ = kill(self.pid, Signal::SIGKILL);
     }
 
-    /// Sends one request datagram: `header` and `fds` (see [`wire`](super::wire)).
-    pub(super) fn send(&self, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
-        send_request(self.control.as_raw_fd(), header, fds)
+    /// Sends one request datagram: `header`, the inline `blob` (empty if none) and `fds` (see
+    /// [`wire`](super::wire)).
+    pub(super) fn send(&self, header: &[u8; HEADER_LEN], blob: &[u8], fds: &[RawFd]) -> Result<(), SendError> {
+        send_request(self.control.as_raw_fd(), header, blob, fds)
     }
 }
 
@@ -178,7 +179,7 @@ fn stop_standby(control: &OwnedFd) {
     let Ok((report_read, report_write)) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC) else {
         return;
     };
-    if send_request(control.as_raw_fd(), &STOP, &[report_write.as_raw_fd()]).is_err() {
+    if send_request(control.as_raw_fd(), &STOP, &[], &[report_write.as_raw_fd()]).is_err() {
         // Nobody holds the other end: there is no standby.
         return;
     }
@@ -201,7 +202,7 @@ fn stop_standby(control: &OwnedFd) {
 }
 
 /// Sends one request datagram on the control socket `control`.
-fn send_request(control: RawFd, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Result<(), SendError> {
+fn send_request(control: RawFd, header: &[u8; HEADER_LEN], blob: &[u8], fds: &[RawFd]) -> Result<(), SendError> {
     let fd_bytes = size_of_val(fds);
     let mut control_buffer = [0u64; 8];
     // SAFETY: CMSG_SPACE is a pure size computation.
@@ -209,16 +210,16 @@ fn send_request(control: RawFd, header: &[u8; HEADER_LEN], fds: &[RawFd]) -> Res
     if fds.len() > MAX_FDS || control_len > size_of_val(&control_buffer) {
         return Err(SendError::Io(io::Error::other("too many fds for one spawn request")));
     }
-    let mut iov = libc::iovec {
-        iov_base: header.as_ptr().cast_mut().cast(),
-        iov_len: header.len(),
-    };
+    let mut iov = [header.as_slice(), blob].map(|part| libc::iovec {
+        iov_base: part.as_ptr().cast_mut().cast(),
+        iov_len: part.len(),
+    });
     // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the sendmsg call,
     // and the control message is written within `control_buffer` (size checked above).
     let sent = unsafe {
         let mut message: libc::msghdr = std::mem::zeroed();
-        message.msg_iov = &mut iov;
-        message.msg_iovlen = 1;
+        message.msg_iov = iov.as_mut_ptr();
+        message.msg_iovlen = iov.len();
         message.msg_control = control_buffer.as_mut_ptr().cast();
         message.msg_controllen = control_len;
         let cmsg = libc::CMSG_FIRSTHDR(&message);

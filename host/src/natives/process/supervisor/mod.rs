@@ -52,8 +52,8 @@ struct SupervisorPlan {
     report_fd: RawFd,
     fd_limit: c_uint,
     program: ProgramPlan,
-    /// The request mapping, released once the program runs.
-    request: (*mut c_void, usize),
+    /// The mapping of a blob that came as a memfd, released once the program runs.
+    request: Option<(*mut c_void, usize)>,
 }
 
 /// The steps that make the calling process a supervisor, taken before it has a program: a
@@ -100,8 +100,10 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handove
     // SAFETY: we are a supervisor; nothing here owns the other fds any more (the handover pipe
     // included).
     unsafe { sys::close_fds_from(FINISH_FD as c_uint + 1, plan.fd_limit) };
-    // SAFETY: the request mapping was only needed to start the program, which has exec'd.
-    unsafe { libc::munmap(plan.request.0, plan.request.1) };
+    if let Some((base, len)) = plan.request {
+        // SAFETY: the request mapping was only needed to start the program, which has exec'd.
+        unsafe { libc::munmap(base, len) };
+    }
     supervise(program, plan.grace_ns, !host_alive)
 }
 

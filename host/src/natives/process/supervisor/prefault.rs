@@ -20,7 +20,7 @@ const PAGE_BYTES: usize = 4096;
 
 /// Touches the code, stack and thread-local data of a request's path.
 pub(super) fn prefault() {
-    let code: [*const u8; 14] = [
+    let code: [*const u8; 13] = [
         zygote::plan_of as *const u8,
         wire::decode_blob as *const u8,
         run_program as *const u8,
@@ -28,7 +28,6 @@ pub(super) fn prefault() {
         program::enter_program as *const u8,
         standby::refuse as *const u8,
         sys::write_all as *const u8,
-        libc::mmap as *const u8,
         libc::clone as *const u8,
         libc::dup2 as *const u8,
         libc::chdir as *const u8,

@@ -42,17 +42,18 @@ pub(super) unsafe fn stand_by(handover: Handover, host_pid: pid_t, fd_limit: c_u
     // A failure here is reported on the request, which is the only way to the host.
     let ready = become_supervisor(host_pid);
     prefault::prefault();
-    let Some(request) = receive() else {
+    let mut request = Received::new();
+    if !receive(&mut request) {
         // The host closed its end (or died): no more requests will come.
         sys::exit(0)
-    };
+    }
     // SAFETY: we are the standby that took `request`.
-    unsafe { serve(&request, ready, fd_limit, handover) }
+    unsafe { serve(&mut request, ready, fd_limit, handover) }
 }
 
 /// # Safety
 /// Only in the standby, once, for the request it took.
-unsafe fn serve(request: &Received, ready: Result<bool, c_int>, fd_limit: c_uint, handover: Handover) -> ! {
+unsafe fn serve(request: &mut Received, ready: Result<bool, c_int>, fd_limit: c_uint, handover: Handover) -> ! {
     // Every request carries its report pipe first; without one nobody is waiting for an answer.
     let Some(&report_fd) = request.fds().first() else {
         sys::exit(0)

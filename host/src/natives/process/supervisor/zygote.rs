@@ -18,7 +18,7 @@ use std::ptr;
 
 use libc::{c_int, c_uint, pid_t};
 
-use super::super::wire::{ExecArgs, HEADER_LEN, Header, MAX_FDS, Report, Stage, decode_blob};
+use super::super::wire::{ExecArgs, HEADER_LEN, Header, INLINE_BLOB_MAX, MAX_FDS, Report, Stage, WORD, decode_blob};
 use super::program::ProgramPlan;
 use super::{SupervisorPlan, release_memory, standby, sys};
 use crate::natives::inherited;
@@ -132,9 +132,10 @@ fn host_hung_up() -> bool {
 
 /// Without a standby, the next request is answered here, refused with `errno`.
 fn refuse_one_request(errno: c_int) {
-    let Some(request) = receive() else {
+    let mut request = Received::new();
+    if !receive(&mut request) {
         sys::exit(0);
-    };
+    }
     if let Some(&report_fd) = request.fds().first() {
         let refusal = Report::Failed {
             stage: Stage::Zygote,
@@ -173,6 +174,8 @@ unsafe fn adopt_fds(control: RawFd, fd_limit: c_uint) {
 /// One datagram from the host, with the fds that came with it.
 pub(super) struct Received {
     pub(super) header: [u8; HEADER_LEN],
+    /// Room for an inline blob, word-aligned as decoding needs.
+    blob: [usize; INLINE_BLOB_MAX / WORD],
     len: usize,
     flags: c_int,
     fds: [RawFd; MAX_FDS],
@@ -180,29 +183,42 @@ pub(super) struct Received {
 }
 
 impl Received {
+    /// Room for one request, every byte of it written (so its stack pages are this process's
+    /// own before a request comes).
+    pub(super) fn new() -> Self {
+        Self {
+            header: [0; HEADER_LEN],
+            blob: [0; INLINE_BLOB_MAX / WORD],
+            len: 0,
+            flags: 0,
+            fds: [-1; MAX_FDS],
+            fd_count: 0,
+        }
+    }
+
     pub(super) fn fds(&self) -> &[RawFd] {
         self.fds.get(..self.fd_count).unwrap_or_default()
     }
 }
 
-/// Waits for the next request; `None` once the host has closed its end (or died).
-pub(super) fn receive() -> Option<Received> {
-    let mut received = Received {
-        header: [0; HEADER_LEN],
-        len: 0,
-        flags: 0,
-        fds: [-1; MAX_FDS],
-        fd_count: 0,
-    };
+/// Waits for the next request, into `received`; false once the host has closed its end (or
+/// died).
+pub(super) fn receive(received: &mut Received) -> bool {
     let mut control_buffer = [0u64; CONTROL_WORDS];
-    let mut iov = libc::iovec {
-        iov_base: received.header.as_mut_ptr().cast(),
-        iov_len: HEADER_LEN,
-    };
+    let mut iov = [
+        libc::iovec {
+            iov_base: received.header.as_mut_ptr().cast(),
+            iov_len: HEADER_LEN,
+        },
+        libc::iovec {
+            iov_base: received.blob.as_mut_ptr().cast(),
+            iov_len: size_of_val(&received.blob),
+        },
+    ];
     // SAFETY: a zeroed msghdr is valid; the pointers set below outlive the call.
     let mut message: libc::msghdr = unsafe { std::mem::zeroed() };
-    message.msg_iov = &mut iov;
-    message.msg_iovlen = 1;
+    message.msg_iov = iov.as_mut_ptr();
+    message.msg_iovlen = iov.len();
     message.msg_control = control_buffer.as_mut_ptr().cast();
     message.msg_controllen = size_of_val(&control_buffer);
     let len = loop {
@@ -210,10 +226,10 @@ pub(super) fn receive() -> Option<Received> {
         let len = unsafe { libc::recvmsg(CONTROL_FD, &mut message, libc::MSG_CMSG_CLOEXEC) };
         match usize::try_from(len) {
             // A host never sends an empty datagram: this is end-of-file.
-            Ok(0) => return None,
+            Ok(0) => return false,
             Ok(len) => break len,
             Err(_) if sys::errno() == libc::EINTR => {}
-            Err(_) => return None,
+            Err(_) => return false,
         }
     };
     received.len = len;
@@ -239,17 +255,25 @@ pub(super) fn receive() -> Option<Received> {
             cmsg = libc::CMSG_NXTHDR(&message, cmsg);
         }
     }
-    Some(received)
+    true
 }
 
-/// Decodes a spawn request: the program's stdio fds and its blob, mapped privately.
-pub(super) fn plan_of(request: &Received, fd_limit: c_uint) -> Result<SupervisorPlan, c_int> {
+/// Decodes a spawn request: the program's stdio fds and its blob, decoded where it came
+/// (inline, in `request` itself) or mapped privately from its memfd.
+pub(super) fn plan_of(request: &mut Received, fd_limit: c_uint) -> Result<SupervisorPlan, c_int> {
     let truncated = request.flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) != 0;
     let header = Header::decode(&request.header)
-        .filter(|header| !truncated && request.len == HEADER_LEN && header.fd_count() == request.fd_count)
+        .filter(|header| {
+            !truncated && Some(request.len) == header.datagram_len() && header.fd_count() == request.fd_count
+        })
         .ok_or(libc::EINVAL)?;
-    let &[report_fd, blob_fd, ref stdio_fds @ ..] = request.fds() else {
-        return Err(libc::EINVAL);
+    let (&report_fd, passed) = request.fds().split_first().ok_or(libc::EINVAL)?;
+    let (blob_fd, stdio_fds) = match header.blob_inline {
+        true => (None, passed),
+        false => passed
+            .split_first()
+            .map(|(&fd, rest)| (Some(fd), rest))
+            .ok_or(libc::EINVAL)?,
     };
     let mut stdio = [-1; 3];
     let mut passed = stdio_fds.iter();
@@ -259,15 +283,20 @@ pub(super) fn plan_of(request: &Received, fd_limit: c_uint) -> Result<Supervisor
         }
     }
     let blob_len = usize::try_from(header.blob_len).map_err(|_| libc::EINVAL)?;
-    let mapping = Mapping::new(blob_fd, blob_len)?;
-    // SAFETY: the mapping is page-aligned, writable (private) and `blob_len` bytes long.
-    let exec: ExecArgs = unsafe { decode_blob(mapping.base.cast(), blob_len) }.ok_or(libc::EINVAL)?;
+    let mapping = blob_fd.map(|fd| Mapping::new(fd, blob_len)).transpose()?;
+    let base = match &mapping {
+        Some(mapping) => mapping.base.cast(),
+        None => request.blob.as_mut_ptr().cast(),
+    };
+    // SAFETY: `base` is word-aligned, writable and holds `blob_len` bytes: a private mapping of
+    // that length, or the inline room, which the datagram's length shows the blob filled that far.
+    let exec: ExecArgs = unsafe { decode_blob(base, blob_len) }.ok_or(libc::EINVAL)?;
     Ok(SupervisorPlan {
         grace_ns: header.grace_ns,
         report_fd,
         fd_limit,
         program: ProgramPlan { stdio, exec },
-        request: mapping.into_raw(),
+        request: mapping.map(Mapping::into_raw),
     })
 }
 

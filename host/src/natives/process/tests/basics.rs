@@ -49,6 +49,25 @@ fn child_gets_exactly_the_given_environment() {
 }
 
 #[test]
+fn argv_and_environment_of_any_size_arrive_intact() {
+    let table = ProcessTable::new();
+    // Small requests travel inside the request datagram, large ones in a memfd; one spans the
+    // boundary (an argument of about the datagram's room).
+    for (arg_bytes, env_bytes) in [(2, 1), (15_000, 1), (17_000, 0), (100_000, 100_000)] {
+        let arg = format!("<{}>", "a".repeat(arg_bytes - 2));
+        let script = r#"printf '%s %s %s' "${#1}" "${1:0:1}${1: -1}" "${#BIG}""#;
+        let mut spec = spec(&[BASH, "-c", script, "sh", &arg]);
+        spec.env = vec![("BIG".to_owned(), "b".repeat(env_bytes))];
+        let process = table.spawn(spec).expect("spawn");
+        assert_eq!(finished(&process), exited(0));
+        assert_eq!(
+            collected(&process, Stream::Stdout),
+            format!("{arg_bytes} <> {env_bytes}")
+        );
+    }
+}
+
+#[test]
 fn child_runs_in_the_given_cwd() {
     let mut spec = spec(&["/usr/bin/pwd"]);
     spec.cwd = PathBuf::from("/usr");
