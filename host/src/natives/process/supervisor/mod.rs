@@ -42,6 +42,8 @@ const FORCED_STOP: &[c_int] = &[libc::SIGKILL];
 const KILL_RETRY_NS: u64 = 10_000_000;
 /// Exit code of a supervisor that could not start its program (the host only reaps it).
 const LAUNCH_FAILED_EXIT_CODE: c_int = 127;
+/// The name a standby takes once it has a program to supervise.
+const SUPERVISOR_NAME: &std::ffi::CStr = c"seam-supervisor";
 /// Where a supervisor keeps the report pipe while its program runs.
 const FINISH_FD: RawFd = 0;
 
@@ -73,7 +75,7 @@ fn become_supervisor(host_pid: pid_t) -> Result<bool, c_int> {
 /// blocked.
 unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handover) -> ! {
     let plan = *plan;
-    sys::set_name(c"seam-supervisor");
+    sys::set_name(SUPERVISOR_NAME);
     let own_pid = sys::own_pid();
     let program = match program::launch(&plan.program) {
         Ok(program) => program,
@@ -86,7 +88,7 @@ unsafe fn run_program(plan: &SupervisorPlan, host_alive: bool, handover: Handove
     };
     // The zygote hears first: killed between the two, this supervisor is left unreaped rather
     // than named to the host twice (by its own report and as a standby that said nothing).
-    sys::write_all(handover.pipe, &[standby::RUNNING]);
+    sys::write_all(handover.pipe, standby::RUNNING_BYTE);
     report(
         plan.report_fd,
         Report::Started {

@@ -11,16 +11,16 @@ use std::mem::MaybeUninit;
 use std::ptr;
 
 use super::super::wire;
-use super::{program, run_program, standby, sys, zygote};
+use super::{SUPERVISOR_NAME, program, run_program, standby, sys, zygote};
 
 /// Stack the request's path uses below the standby's waiting frame: the decoded request, the
 /// program child's stack (`program::CHILD_STACK_BYTES`) and the frames in between.
-const STACK_BYTES: usize = 64 * 1024;
+const STACK_BYTES: usize = 32 * 1024;
 const PAGE_BYTES: usize = 4096;
 
-/// Touches the code, stack and thread-local data of a request's path.
+/// Touches the code, static data, stack and thread-local data of a request's path.
 pub(super) fn prefault() {
-    let code: [*const u8; 13] = [
+    let code: [*const u8; 14] = [
         zygote::plan_of as *const u8,
         wire::decode_blob as *const u8,
         run_program as *const u8,
@@ -33,10 +33,13 @@ pub(super) fn prefault() {
         libc::chdir as *const u8,
         libc::setpgid as *const u8,
         libc::sigprocmask as *const u8,
+        libc::pthread_sigmask as *const u8,
         libc::execve as *const u8,
     ];
-    for address in code {
-        // SAFETY: each is the entry of a function, in a readable (executable) mapping.
+    let data = [SUPERVISOR_NAME.as_ptr().cast::<u8>(), standby::RUNNING_BYTE.as_ptr()];
+    for address in code.into_iter().chain(data) {
+        // SAFETY: each is the entry of a function (in a readable, executable mapping) or
+        // static data.
         black_box(unsafe { ptr::read_volatile(address) });
     }
     // errno lives in the thread's static TLS block, a copy-on-write page after the fork.

@@ -20,6 +20,8 @@ use super::{become_supervisor, fail, prefault, run_program, sys};
 
 /// The byte a standby writes on the handover pipe once its program runs.
 pub(super) const RUNNING: u8 = 1;
+/// [`RUNNING`] as written: static data, faulted in by [`prefault`](super::prefault).
+pub(super) static RUNNING_BYTE: &[u8] = &[RUNNING];
 /// The byte it writes before its report of a failed request names it to the host. Written
 /// first: a standby killed between the two is left unreaped, never reaped twice.
 pub(super) const FAILED: u8 = 2;
