@@ -121,6 +121,20 @@ pub fn processes_with(marker: &str) -> Vec<(u32, char)> {
     found
 }
 
+/// True once `sleep <marker>` runs as `sleep` itself: a shell that execs its one command shows
+/// the marker before the exec too, and while the exec sets up the new image the command line
+/// reads empty for a moment.
+pub fn sleep_runs(marker: &str) -> bool {
+    processes_with(marker).iter().any(|(pid, _)| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+            cmdline
+                .split(|&b| b == 0)
+                .next()
+                .is_some_and(|argv0| argv0.ends_with(b"sleep"))
+        })
+    })
+}
+
 /// A marker no other process has: `sleep <unique>` shows it in its command line.
 pub fn unique_seconds(base: u32) -> String {
     let nanos = std::time::SystemTime::now()

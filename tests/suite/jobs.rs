@@ -1,7 +1,9 @@
 //! Background jobs on real processes: bash `run_in_background` → jobs-local over bash-local and
 //! subprocess-local, read, listed and killed with the job_* tools from later calls.
 
-use crate::common::{batch, default_world, eventually, first_text, outside_tmp, processes_with, unique_seconds, world};
+use crate::common::{
+    batch, default_world, eventually, first_text, outside_tmp, processes_with, sleep_runs, unique_seconds, world,
+};
 use crate::sandbox_support::kernel_lacks;
 use crate::terminal_support::Agent;
 use serde_json::json;
@@ -134,7 +136,7 @@ fn another_agents_job_is_foreign() {
     let marker = unique_seconds(1003);
     let id = start(&alice, &format!("sleep {marker}"));
     // The job's shell may not have exec'd `sleep` yet when its start returns.
-    assert!(eventually(LONG, || !processes_with(&marker).is_empty()));
+    assert!(eventually(LONG, || sleep_runs(&marker)));
     for (tool, args) in [
         ("job_output", json!({"job_id": id})),
         ("job_kill", json!({"job_id": id})),
@@ -145,10 +147,7 @@ fn another_agents_job_is_foreign() {
     assert_eq!(bob.call("job_list", json!({})).text(), "No background jobs.");
     let missing = alice.call("job_output", json!({"job_id": "job-99"}));
     assert_eq!(missing.code.as_deref(), Some("JOB_NOT_FOUND"), "{}", missing.text());
-    assert!(
-        !processes_with(&marker).is_empty(),
-        "bob's attempts left alice's job alone"
-    );
+    assert!(sleep_runs(&marker), "bob's attempts left alice's job alone");
     alice.call("job_kill", json!({"job_id": id}));
     assert!(eventually(LONG, || processes_with(&marker).is_empty()));
 }
