@@ -35,6 +35,53 @@ fn glob_finds_files_and_respects_gitignore() {
 }
 
 #[test]
+fn a_glob_never_brings_back_ignored_or_hidden_files() {
+    let (_dir, ws) = repository();
+    std::fs::write(ws.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(ws.join(".env"), "needle\n").unwrap();
+    std::fs::write(ws.join("src/.secret.rs"), "fn needle() {}\n").unwrap();
+    std::fs::create_dir_all(ws.join(".github/workflows")).unwrap();
+    std::fs::write(ws.join(".github/workflows/ci.yml"), "needle: true\n").unwrap();
+    let world = default_world(&ws);
+    let glob = |pattern: &str| call(&world, "glob", json!({"pattern": pattern})).text().to_owned();
+    assert_eq!(glob("*"), "src/deep/lib.rs\nsrc/main.rs");
+    assert_eq!(glob("*.rs"), "src/deep/lib.rs\nsrc/main.rs");
+    assert_eq!(glob("*.log"), "No files matched");
+    assert_eq!(glob("ignored/*"), "No files matched");
+    // A glob that names a hidden part finds it.
+    assert_eq!(glob(".github/**/*.yml"), ".github/workflows/ci.yml");
+    let grep = |glob: &str| {
+        call(&world, "grep", json!({"pattern": "needle", "glob": glob}))
+            .text()
+            .to_owned()
+    };
+    assert_eq!(grep("*.rs"), "src/deep/lib.rs\nsrc/main.rs");
+    assert_eq!(grep("*"), "src/deep/lib.rs\nsrc/main.rs");
+    assert_eq!(grep("src/**"), "src/deep/lib.rs\nsrc/main.rs");
+    assert_eq!(grep("*.yml"), "No matches found");
+}
+
+#[test]
+fn the_paths_shown_are_the_first_in_order_whatever_the_walk() {
+    let (_dir, ws) = scratch();
+    for dir in ["b", "a", "c"] {
+        std::fs::create_dir(ws.join(dir)).unwrap();
+        for i in 0..20 {
+            std::fs::write(ws.join(format!("{dir}/{i:02}.txt")), "").unwrap();
+        }
+    }
+    let world = default_world(&ws);
+    let shown = call(&world, "glob", json!({"pattern": "*.txt", "limit": 3}));
+    assert!(
+        shown
+            .text()
+            .starts_with("a/00.txt\na/01.txt\na/02.txt\n[more results: the first 3 paths"),
+        "{}",
+        shown.text()
+    );
+}
+
+#[test]
 fn a_file_named_as_the_path_of_a_glob_is_listed_only_when_it_matches() {
     let (_dir, ws) = repository();
     let world = default_world(&ws);

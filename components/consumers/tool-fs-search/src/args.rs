@@ -5,6 +5,7 @@ use serde::Deserialize;
 
 use seam_guest::paths::home_expanded;
 
+use crate::path_glob::PathGlob;
 use crate::scope::{self, Scope};
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -62,12 +63,12 @@ fn strings(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|part| (*part).to_owned()).collect()
 }
 
-/// `rg --files`: paths separated by NUL bytes (a path may contain a newline). The glob and path
-/// are the scope's (see `scope`).
-pub fn glob_argv(scope: &Scope) -> Vec<String> {
+/// `rg --files`: paths separated by NUL bytes (a path may contain a newline), in the scope's
+/// path (see `scope`), narrowed by its glob (see `path_glob`).
+pub fn glob_argv(scope: &Scope, glob: Option<&PathGlob>) -> Vec<String> {
     let mut argv = strings(&COMMON);
     argv.extend(strings(&["--files", "--null"]));
-    push_scope(&mut argv, scope);
+    push_scope(&mut argv, scope, glob);
     argv
 }
 
@@ -89,19 +90,16 @@ pub fn directory_entries_argv(glob: &str) -> Vec<String> {
     argv
 }
 
-/// The scope's glob, then its path after the end of the flags.
-fn push_scope(argv: &mut Vec<String>, scope: &Scope) {
-    if let Some(glob) = &scope.glob {
-        argv.push("--glob".to_owned());
-        argv.push(glob.clone());
-    }
+/// The flags that narrow the walk to the glob, then the scope's path after the end of the flags.
+fn push_scope(argv: &mut Vec<String>, scope: &Scope, glob: Option<&PathGlob>) {
+    argv.extend(glob.map(PathGlob::rg_flags).unwrap_or_default());
     argv.push("--".to_owned());
     argv.extend(scope.path.clone());
 }
 
-/// `rg --json`: one JSON message per line. The pattern comes from `args`, the glob and path
-/// from the scope.
-pub fn grep_argv(args: &GrepArgs, scope: &Scope) -> Vec<String> {
+/// `rg --json`: one JSON message per line. The pattern comes from `args`, the path from the
+/// scope, narrowed by its glob.
+pub fn grep_argv(args: &GrepArgs, scope: &Scope, glob: Option<&PathGlob>) -> Vec<String> {
     let mut argv = strings(&COMMON);
     argv.push("--json".to_owned());
     if args.ignore_case {
@@ -120,7 +118,7 @@ pub fn grep_argv(args: &GrepArgs, scope: &Scope) -> Vec<String> {
     }
     argv.push("--regexp".to_owned());
     argv.push(args.pattern.clone());
-    push_scope(&mut argv, scope);
+    push_scope(&mut argv, scope, glob);
     argv
 }
 
@@ -145,7 +143,7 @@ mod tests {
             r#"{"pattern": "--files", "path": "-rf", "glob": "*.rs", "output_mode": "content", "context": 2, "ignore_case": true}"#,
         );
         assert_eq!(
-            grep_argv(&args, &args.scope("/ws", no_home)),
+            grep_argv(&args, &args.scope("/ws", no_home), PathGlob::new("*.rs").ok().as_ref()),
             [
                 "--no-config",
                 "--json",
@@ -154,8 +152,10 @@ mod tests {
                 "2",
                 "--regexp",
                 "--files",
-                "--glob",
-                "*.rs",
+                "--type-add",
+                "seamglob:*.rs",
+                "--type",
+                "seamglob",
                 "--",
                 "-rf"
             ]
@@ -166,7 +166,7 @@ mod tests {
     fn files_mode_stops_at_the_first_match() {
         let args = grep(r#"{"pattern": "x"}"#);
         assert_eq!(
-            grep_argv(&args, &args.scope("/ws", no_home)),
+            grep_argv(&args, &args.scope("/ws", no_home), None),
             ["--no-config", "--json", "--max-count", "1", "--regexp", "x", "--"]
         );
     }
@@ -178,19 +178,19 @@ mod tests {
             path: Some("src".into()),
             limit: None,
         };
+        let scope = args.scope("/ws", no_home);
+        assert_eq!(scope.glob.as_deref(), Some("*.rs"));
         assert_eq!(
-            glob_argv(&args.scope("/ws", no_home)),
-            ["--no-config", "--files", "--null", "--glob", "*.rs", "--", "src"]
+            glob_argv(&scope, None),
+            ["--no-config", "--files", "--null", "--", "src"]
         );
         // A glob with a slash is matched in the directory searched.
         let below = GlobArgs {
             pattern: "deep/*.rs".into(),
             ..args
         };
-        assert_eq!(
-            glob_argv(&below.scope("/ws", no_home)),
-            ["--no-config", "--files", "--null", "--glob", "deep/*.rs", "--"]
-        );
+        let scope = below.scope("/ws", no_home);
+        assert_eq!((scope.glob.as_deref(), scope.path), (Some("deep/*.rs"), None));
     }
 
     #[test]
@@ -201,14 +201,13 @@ mod tests {
             path: None,
             limit: None,
         };
-        assert_eq!(
-            glob_argv(&args.scope("/ws", home)),
-            ["--no-config", "--files", "--null", "--glob", "/**/*.rs", "--"]
-        );
+        assert_eq!(args.scope("/ws", home).glob.as_deref(), Some("/**/*.rs"));
         assert_eq!(args.scope("/ws", home).cwd, "/home/ada/src");
         let args = grep(r#"{"pattern": "x", "path": "~/notes"}"#);
         assert_eq!(
-            grep_argv(&args, &args.scope("/ws", home)).last().map(String::as_str),
+            grep_argv(&args, &args.scope("/ws", home), None)
+                .last()
+                .map(String::as_str),
             Some("/home/ada/notes")
         );
     }

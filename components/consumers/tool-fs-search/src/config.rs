@@ -38,6 +38,11 @@ impl Config {
     pub fn limit(&self, asked: Option<u32>) -> usize {
         asked.unwrap_or(self.default_limit).clamp(1, self.max_limit) as usize
     }
+
+    /// Whether a call limited as `asked` could ask for more.
+    pub fn raisable(&self, asked: Option<u32>) -> bool {
+        self.limit(asked) < self.max_limit as usize
+    }
 }
 
 #[cfg(test)]
@@ -51,6 +56,7 @@ mod tests {
         assert_eq!(config.limit(Some(5)), 5);
         assert_eq!(config.limit(Some(0)), 1);
         assert_eq!(config.limit(Some(1_000_000)), 2000);
+        assert!(config.raisable(None) && !config.raisable(Some(2000)));
         assert!(Config::parse(r#"{"rg": "/usr/bin/rg"}"#).is_ok());
         assert!(Config::parse(r#"{"ripgrep": "rg"}"#).is_err());
     }

@@ -2,10 +2,12 @@
 //! "more" is known, not guessed), then rendered sorted by path.
 
 use std::borrow::Cow;
+use std::collections::BinaryHeap;
 
 use seam_guest::text::{cut_line, push_decimal};
 
 use crate::args::OutputMode;
+use crate::path_glob::PathGlob;
 use crate::rg_json::{self, Event};
 use crate::run::Flow;
 
@@ -17,10 +19,17 @@ pub struct Found {
     /// record joins the last file or starts the next one: no lookup among paths that share long
     /// prefixes. Sorted (a file reported apart merged) when rendered.
     files: Vec<(String, Entry)>,
+    /// Paths mode: the smallest paths seen, at most `limit`. Every path is looked at, so the
+    /// ones shown do not depend on the order of ripgrep's parallel walk.
+    smallest: BinaryHeap<String>,
     /// Put before each path ripgrep reports (see `scope`).
     shown_prefix: String,
     taken: usize,
     pub more: bool,
+    /// A larger limit may be asked for (the limit is below the configured maximum).
+    raisable: bool,
+    /// Only paths this glob admits count, with the path ripgrep was given (see `path_glob`).
+    narrowed: Option<(PathGlob, Option<String>)>,
 }
 
 /// What was found in one file.
@@ -55,19 +64,47 @@ impl Found {
             limit,
             max_line_chars,
             files: Vec::new(),
+            smallest: BinaryHeap::new(),
             shown_prefix: shown_prefix.to_owned(),
             taken: 0,
             more: false,
+            narrowed: None,
+            raisable: true,
         }
+    }
+
+    /// Whether the footer may suggest a larger limit.
+    pub fn raisable(mut self, raisable: bool) -> Self {
+        self.raisable = raisable;
+        self
+    }
+
+    /// Take only the paths `glob` admits below `searched`, the path ripgrep was given.
+    pub fn narrowed(mut self, glob: Option<PathGlob>, searched: Option<&str>) -> Self {
+        self.narrowed = glob.map(|glob| (glob, searched.map(str::to_owned)));
+        self
+    }
+
+    fn admits(&self, path: &str) -> bool {
+        self.narrowed
+            .as_ref()
+            .is_none_or(|(glob, searched)| glob.admits(path, searched.as_deref()))
     }
 
     /// One record of ripgrep's output: a path (`--files`) or a JSON message (`--json`).
     pub fn take(&mut self, record: &str) -> Result<Flow, String> {
         match self.mode {
-            Mode::Paths => Ok(self.count_in(&shown(&self.shown_prefix, Cow::Borrowed(record)))),
+            Mode::Paths if !self.admits(record) => Ok(Flow::More),
+            Mode::Paths => {
+                let path = shown(&self.shown_prefix, Cow::Borrowed(record));
+                self.keep_if_smallest(path);
+                Ok(Flow::More)
+            }
             Mode::Grep(mode) => match rg_json::parse(record)? {
-                Some(event) => Ok(self.take_event(mode, event.map_path(|path| shown(&self.shown_prefix, path)))),
-                None => Ok(Flow::More),
+                Some(event) if self.admits(event.path()) => {
+                    Ok(self.take_event(mode, event.map_path(|path| shown(&self.shown_prefix, path))))
+                }
+                _ => Ok(Flow::More),
             },
         }
     }
@@ -121,6 +158,24 @@ impl Found {
         }
     }
 
+    /// Paths mode: keep `path` while it is among the `limit` smallest.
+    fn keep_if_smallest(&mut self, path: Cow<'_, str>) {
+        if self.taken < self.limit {
+            self.taken += 1;
+            self.smallest.push(path.into_owned());
+            return;
+        }
+        self.more = true;
+        if self
+            .smallest
+            .peek()
+            .is_some_and(|largest| path.as_ref() < largest.as_str())
+        {
+            self.smallest.pop();
+            self.smallest.push(path.into_owned());
+        }
+    }
+
     /// A result of `path` with nothing to show but the path.
     fn count_in(&mut self, path: &str) -> Flow {
         let flow = self.count();
@@ -154,6 +209,18 @@ impl Found {
 
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
+        if self.mode == Mode::Paths {
+            let mut out = self.smallest.clone().into_sorted_vec().join("\n");
+            if self.more {
+                let unit = if self.limit == 1 { "path" } else { "paths" };
+                out.push_str(&format!(
+                    "\n[more results: the first {} {unit} in path order are shown; {}]",
+                    self.limit,
+                    self.narrow_hint()
+                ));
+            }
+            return out;
+        }
         let mut files: Vec<&(String, Entry)> = self.files.iter().collect();
         // Stable: the parts of a file reported apart keep their order.
         files.sort_by(|(a, _), (b, _)| a.cmp(b));
@@ -185,13 +252,24 @@ impl Found {
                 _ => "files",
             };
             out.push_str(&format!(
-                "[more results: stopped after {} {unit}; narrow the pattern, path or glob, or raise limit]",
-                self.limit
+                "[more results: stopped after {} {unit}; {}]",
+                self.limit,
+                self.narrow_hint()
             ));
         } else {
             out.pop();
         }
         out
+    }
+}
+
+impl Found {
+    fn narrow_hint(&self) -> String {
+        if self.raisable {
+            "narrow the pattern, path or glob, or raise limit".to_owned()
+        } else {
+            format!("narrow the pattern, path or glob ({} is the largest limit)", self.limit)
+        }
     }
 }
 
@@ -257,22 +335,23 @@ mod tests {
     fn a_limit_of_one_is_one_file() {
         let mut found = Found::paths(1, "");
         assert_eq!(found.take("b.rs"), Ok(Flow::More));
-        assert_eq!(found.take("a.rs"), Ok(Flow::Enough));
+        assert_eq!(found.take("a.rs"), Ok(Flow::More));
         assert_eq!(
             found.render(),
-            "b.rs\n[more results: stopped after 1 file; narrow the pattern, path or glob, or raise limit]"
+            "a.rs\n[more results: the first 1 path in path order are shown; narrow the pattern, path or glob, or raise limit]"
         );
     }
 
     #[test]
     fn paths_are_sorted_and_bounded() {
-        let mut found = Found::paths(2, "");
-        assert_eq!(found.take("b.rs"), Ok(Flow::More));
-        assert_eq!(found.take("a.rs"), Ok(Flow::More));
-        assert_eq!(found.take("c.rs"), Ok(Flow::Enough));
+        // Whatever order the walk reports them in, the smallest are kept.
+        let mut found = Found::paths(2, "").raisable(false);
+        for path in ["c.rs", "b.rs", "d.rs", "a.rs"] {
+            assert_eq!(found.take(path), Ok(Flow::More));
+        }
         assert_eq!(
             found.render(),
-            "a.rs\nb.rs\n[more results: stopped after 2 files; narrow the pattern, path or glob, or raise limit]"
+            "a.rs\nb.rs\n[more results: the first 2 paths in path order are shown; narrow the pattern, path or glob (2 is the largest limit)]"
         );
     }
 

@@ -7,6 +7,7 @@ mod config;
 mod describe;
 mod found;
 mod named_file;
+mod path_glob;
 mod rg_json;
 mod run;
 mod scope;
@@ -36,6 +37,7 @@ use bindings::seam::tool::context;
 use crate::args::{GlobArgs, GrepArgs};
 use crate::config::Config;
 use crate::found::Found;
+use crate::path_glob::PathGlob;
 use crate::run::{Finished, Flow};
 use crate::scope::Scope;
 
@@ -65,12 +67,16 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
         describe::GLOB => {
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
             let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
-                let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix);
+                let glob = narrowing(scope)?;
+                let argv = args::glob_argv(scope, glob.as_ref());
+                let mut found = Found::paths(config.limit(args.limit), &scope.shown_prefix)
+                    .narrowed(glob, scope.path.as_deref())
+                    .raisable(config.raisable(args.limit));
                 // ripgrep prints a path it was given as given, and a directory's entries below
                 // it: a record equal to the path is the path, a file (see `named_file`).
                 let named = scope.path.as_deref();
                 let mut named_listed = false;
-                let finished = run::rg(args::glob_argv(scope), &scope.cwd, b'\0', &config, |r| {
+                let finished = run::rg(argv, &scope.cwd, b'\0', &config, |r| {
                     if Some(r) == named {
                         named_listed = true;
                         return Ok(Flow::More);
@@ -91,15 +97,17 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
         describe::GREP => {
             let args: GrepArgs = seam_guest::args::parse(&call.arguments)?;
             let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
+                let glob = narrowing(scope)?;
+                let argv = args::grep_argv(&args, scope, glob.as_ref());
                 let mut found = Found::grep(
                     args.output_mode,
                     config.limit(args.limit),
                     config.max_line_chars as usize,
                     &scope.shown_prefix,
-                );
-                let finished = run::rg(args::grep_argv(&args, scope), &scope.cwd, b'\n', &config, |r| {
-                    found.take(r)
-                })?;
+                )
+                .narrowed(glob, scope.path.as_deref())
+                .raisable(config.raisable(args.limit));
+                let finished = run::rg(argv, &scope.cwd, b'\n', &config, |r| found.take(r))?;
                 Ok((found, finished))
             })?;
             report(&found, &finished, "No matches found")
@@ -109,6 +117,16 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
             format!("tool-fs-search has no tool named {other:?}"),
         )),
     }
+}
+
+/// The scope's glob, compiled.
+fn narrowing(scope: &Scope) -> Result<Option<PathGlob>, seam_guest::ToolResult> {
+    scope
+        .glob
+        .as_deref()
+        .map(PathGlob::new)
+        .transpose()
+        .map_err(|message| seam_guest::ToolResult::error("SEARCH_INVALID_PATTERN", message))
 }
 
 /// Run `search` in `scope`. A search run in the path it searches (see `scope`) cannot start
@@ -138,7 +156,9 @@ fn searched<T>(
 /// The results, with what a reader must know about how the search ended. ripgrep failing
 /// outright (a bad pattern, a missing path) is an error; failing on some files is a note.
 fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_guest::ToolResult, seam_guest::ToolResult> {
-    let failed = !finished.stopped && finished.outcome.exit_code == Some(RG_ERROR);
+    // A filter that left no file to search is a search that found nothing.
+    let nothing_searched = finished.stderr.starts_with("No files were searched");
+    let failed = !finished.stopped && finished.outcome.exit_code == Some(RG_ERROR) && !nothing_searched;
     if failed && found.is_empty() {
         return Err(seam_guest::ToolResult::error(
             failure_code(&finished.stderr),

@@ -86,6 +86,13 @@ pub enum Event<'a> {
 }
 
 impl<'a> Event<'a> {
+    /// The path of the file the event is about, as ripgrep printed it.
+    pub fn path(&self) -> &str {
+        match self {
+            Event::Line { path, .. } | Event::FileEnd { path, .. } => path,
+        }
+    }
+
     /// The event with its path replaced by `f` of it.
     pub fn map_path(self, f: impl FnOnce(Cow<'a, str>) -> Cow<'a, str>) -> Self {
         match self {
