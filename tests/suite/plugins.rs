@@ -95,3 +95,85 @@ fn a_plugin_runs_under_its_own_limits_and_first_party_tools_under_the_worlds() {
     }
     assert!(bash(&world, "echo still").text().contains("still"));
 }
+
+/// A sandboxed world where fixture-policy-tool, which picks its own sandbox policy, is either a
+/// third-party plugin granted the shell and fs seams or a first-party tool.
+fn policy_world(as_plugin: bool, workspace: &Path) -> seam_host::World {
+    let tool = fixture("fixture-policy-tool").display().to_string();
+    let (tools, plugins) = if as_plugin {
+        (
+            String::new(),
+            format!("[[plugins]]\npath = {tool:?}\ngrants = [\"shell\", \"fs\"]\n"),
+        )
+    } else {
+        (format!("tools = [{tool:?}]\n"), String::new())
+    };
+    world(
+        &format!(
+            r#"sandbox = "workspace-write"
+            {tools}
+            [providers]
+            subprocess = "subprocess-local"
+            shell = "bash-sandbox"
+            sandbox = "sandbox-local"
+            policy = "sandbox-policy"
+            approval = "approval-never"
+            fs = ["fs-sandbox", "fs-local"]
+            {plugins}"#
+        ),
+        workspace,
+    )
+}
+
+#[test]
+fn a_plugin_cannot_choose_its_own_sandbox_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    // Outside the workspace and outside the temp dir a workspace-write sandbox may write.
+    let outside = tempfile::tempdir_in("/var/tmp").unwrap();
+    let plugin = policy_world(true, dir.path());
+    for mode in ["danger-full-access", "none"] {
+        let target = outside.path().join(format!("shell-{mode}"));
+        let ran = call(
+            &plugin,
+            "shell_as",
+            json!({"mode": mode, "command": format!("touch {}", target.display())}),
+        );
+        assert!(
+            !target.exists(),
+            "the plugin's {mode} command wrote outside: {}",
+            ran.text()
+        );
+        let target = outside.path().join(format!("write-{mode}"));
+        let wrote = call(
+            &plugin,
+            "write_as",
+            json!({"mode": mode, "path": target.display().to_string(), "content": "x"}),
+        );
+        assert_eq!(wrote.code.as_deref(), Some("FS_SANDBOX_DENIED"), "{}", wrote.text());
+        assert!(!target.exists());
+    }
+    // Inside the workspace the session's policy lets it write.
+    let inside = call(
+        &plugin,
+        "write_as",
+        json!({"mode": "read-only", "path": "in.txt", "content": "x"}),
+    );
+    assert!(!inside.is_error, "{}", inside.text());
+    assert!(dir.path().join("in.txt").exists());
+    let ran = call(
+        &plugin,
+        "shell_as",
+        json!({"mode": "read-only", "command": "touch ran.txt"}),
+    );
+    assert!(dir.path().join("ran.txt").exists(), "{}", ran.text());
+
+    // A first-party tool is trusted with the policy it passes (it asks a human before widening).
+    let first_party = policy_world(false, dir.path());
+    let target = outside.path().join("first-party");
+    let ran = call(
+        &first_party,
+        "shell_as",
+        json!({"mode": "danger-full-access", "command": format!("touch {}", target.display())}),
+    );
+    assert!(target.exists(), "{}", ran.text());
+}

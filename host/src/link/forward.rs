@@ -7,6 +7,7 @@
 //! drops the provider's.
 
 use super::plan::{FuncForward, Translate};
+use super::plugin_policy;
 use crate::lane::Lane;
 use wasmtime::component::{LinkerInstance, ResourceAny, ResourceDynamic, ResourceType, Val};
 use wasmtime::{AsContextMut, Result, StoreContextMut};
@@ -66,8 +67,10 @@ pub fn define(
             slot,
             export_index,
             translate,
+            policy_sites,
         } = func;
         let (slot, export_index, translate) = (*slot, *export_index, *translate);
+        let policy_sites = policy_sites.clone();
         let label: std::sync::Arc<str> = format!("{interface}.{name}").into();
         instance.func_new(name, move |mut store, _ty, args, results| {
             let lane = store.data();
@@ -94,6 +97,14 @@ pub fn define(
                     func
                 }
             };
+            let imposed;
+            let args = if policy_sites.is_empty() {
+                args
+            } else {
+                let policy = session_policy(&mut store)?;
+                imposed = plugin_policy::impose(args, &policy_sites, &policy);
+                &imposed[..]
+            };
             store.data_mut().enter(provider);
             let outcome = call_translated(&mut store, provider, func, translate, args, results);
             store.data_mut().leave(provider, outcome.is_err());
@@ -104,6 +115,45 @@ pub fn define(
         })?;
     }
     Ok(())
+}
+
+/// The policy the world's seam:sandbox/policy resolves for the call's session (no escalation):
+/// what a plugin's call carries wherever it carries one.
+fn session_policy(store: &mut StoreContextMut<'_, Lane>) -> Result<Val> {
+    let Some(resolver) = store.data().linked.plan.policy_resolver else {
+        return Err(wasmtime::format_err!(
+            "a plugin's call carries a sandbox policy, and this world has no seam:sandbox/policy provider to set it"
+        ));
+    };
+    let instance = Lane::instance(store, resolver.provider)?;
+    let resolve = instance
+        .get_func(&mut *store, resolver.resolve)
+        .ok_or_else(|| wasmtime::format_err!("seam:sandbox/policy lost its resolve"))?;
+    let session = &store.data().call.session;
+    let args = [
+        Val::String(session.id.clone()),
+        Val::Option(Some(Box::new(Val::String(session.cwd.clone())))),
+        Val::Option(None),
+    ];
+    let mut results = [Val::Bool(false)];
+    store.data_mut().enter(resolver.provider);
+    let outcome = resolve.call(&mut *store, &args, &mut results);
+    store.data_mut().leave(resolver.provider, outcome.is_err());
+    outcome?;
+    let [result] = results;
+    match result {
+        Val::Result(Ok(Some(effective))) => match *effective {
+            Val::Record(fields) => fields
+                .into_iter()
+                .find(|(name, _)| name == "policy")
+                .map(|(_, policy)| policy),
+            _ => None,
+        }
+        .ok_or_else(|| wasmtime::format_err!("seam:sandbox/policy resolved no policy")),
+        error => Err(wasmtime::format_err!(
+            "the sandbox policy of a plugin's call could not be resolved: {error:?}"
+        )),
+    }
 }
 
 /// Calls the provider's `func`, translating the handles in the values that can carry them;

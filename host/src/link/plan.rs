@@ -7,6 +7,7 @@
 
 use super::error::LinkError;
 use super::names::InterfaceName;
+use super::plugin_policy::{self, Site};
 use super::typecheck::{self, ResourceMatch};
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
@@ -74,6 +75,9 @@ pub struct FuncForward {
     /// Whether its arguments, and its results, can carry resource handles to translate: values
     /// that cannot pass through untouched (arguments are not even copied).
     pub translate: Translate,
+    /// For a plugin's import: where its arguments carry a sandbox policy, which the host
+    /// replaces with the session's (see `plugin_policy`).
+    pub policy_sites: Vec<(usize, Site)>,
 }
 
 /// Which values of a forwarded function can carry resource handles.
@@ -108,7 +112,19 @@ pub struct Plan {
     pub order: Vec<usize>,
     /// How many forwarded functions the world has (the size of a lane's function cache).
     pub func_slots: usize,
+    /// The world's seam:sandbox/policy `resolve`, which sets the policy of plugins' calls.
+    pub policy_resolver: Option<PolicyResolver>,
 }
+
+/// Where the world's sandbox policy service answers `resolve`.
+#[derive(Debug, Clone, Copy)]
+pub struct PolicyResolver {
+    pub provider: usize,
+    pub resolve: ComponentExportIndex,
+}
+
+/// The interface whose `resolve` sets a plugin's policy.
+const POLICY: &str = "seam:sandbox/policy@0.1.0";
 
 struct Export<'a> {
     name: InterfaceName,
@@ -149,7 +165,24 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
         }
     }
     plan.func_slots = slots;
+    plan.policy_resolver = policy_resolver(nodes, &exports);
     Ok(plan)
+}
+
+/// The visible provider exporting seam:sandbox/policy, and its `resolve`.
+fn policy_resolver(nodes: &[NodeDecl], exports: &[Vec<(String, ComponentItem)>]) -> Option<PolicyResolver> {
+    let wanted = InterfaceName::parse(POLICY).expect("a valid interface name");
+    nodes.iter().enumerate().find_map(|(provider, node)| {
+        if node.role != Role::Provider || !node.visible {
+            return None;
+        }
+        let (export, _) = exports[provider]
+            .iter()
+            .find(|(name, _)| InterfaceName::parse(name).is_some_and(|name| name.serves(&wanted)))?;
+        let instance = node.component.get_export_index(None, export)?;
+        let resolve = node.component.get_export_index(Some(&instance), "resolve")?;
+        Some(PolicyResolver { provider, resolve })
+    })
 }
 
 fn resolve(
@@ -401,6 +434,11 @@ fn build_forward(
             translate: Translate {
                 args: want.params().any(|(_, t)| typecheck::carries_resources(&t)),
                 results: want.results().any(|t| typecheck::carries_resources(&t)),
+            },
+            policy_sites: if nodes[index].grants.is_some() {
+                plugin_policy::sites(want)
+            } else {
+                Vec::new()
             },
         });
     }
