@@ -5,6 +5,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn seam(args: &[&str], stdin: Option<&str>) -> Output {
+    seam_bytes(args, stdin.unwrap_or("").as_bytes())
+}
+
+fn seam_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_seam"))
         .args(args)
         .stdin(Stdio::piped())
@@ -13,7 +17,7 @@ fn seam(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    input.write_all(stdin).unwrap();
     drop(input);
     child.wait_with_output().unwrap()
 }
@@ -51,20 +55,22 @@ fn logs_to_a_pipe_are_plain_text() {
 
 #[test]
 fn batch_answers_each_line_in_one_world() {
-    let input = concat!(
-        r#"{"tool": "bash", "args": {"command": "echo one"}}"#,
-        "\n",
-        "not json\n",
-        r#"{"tool": "bash", "args": {"command": "echo two"}}"#,
-        "\n"
-    );
-    let out = seam(&["call", "--batch"], Some(input));
+    let input = [
+        r#"{"tool": "bash", "args": {"command": "echo one"}}"#.as_bytes(),
+        b"\nnot json\n\xff\xfe\n",
+        br#"{"tool": "bash", "args": {"command": "echo two"}}"#,
+        b"\r\n",
+    ]
+    .concat();
+    let out = seam_bytes(&["call", "--batch"], &input);
     assert!(out.status.success());
     let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["content"][0]["text"], "one");
     assert_eq!(lines[1]["code"], "INVALID_REQUEST");
-    assert_eq!(lines[2]["content"][0]["text"], "two");
+    // A line that is not UTF-8 is a bad line too; the lines after it still run.
+    assert_eq!(lines[2]["code"], "INVALID_REQUEST");
+    assert_eq!(lines[3]["content"][0]["text"], "two");
 }
 
 #[test]
@@ -81,6 +87,26 @@ fn tools_and_world_check_describe_the_world() {
         text.contains("seam:subprocess/subprocess@0.1.0 <- subprocess-local"),
         "{text}"
     );
+}
+
+#[test]
+fn a_refused_world_is_json_with_its_code_under_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.toml");
+    std::fs::write(
+        &missing,
+        "tools = [\"tool-bash\"]\n[providers]\nshell = \"bash-local\"\n",
+    )
+    .unwrap();
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "tools = [\n").unwrap();
+    for (file, code) in [(&missing, "LINK_MISSING"), (&broken, "WORLD_INVALID")] {
+        let out = seam(&["world", "check", "--json", file.to_str().unwrap()], None);
+        assert!(!out.status.success());
+        let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON on stdout");
+        assert_eq!(answer["refused"]["code"], code, "{answer}");
+        assert!(answer["refused"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
 }
 
 /// What the model reads of each tool is plain text: lines, and no line break or control

@@ -103,12 +103,20 @@ struct BatchLine<'a> {
 fn batch(world: &World) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (index, line) in std::io::stdin().lock().lines().enumerate() {
+    // Lines are split as bytes: a line that is not UTF-8 is answered as a bad line, and the
+    // lines after it still run.
+    for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
         let line = line?;
+        let Ok(line) = std::str::from_utf8(&line) else {
+            let result = ToolResult::error("INVALID_REQUEST", format!("line {}: not UTF-8", index + 1));
+            writeln!(out, "{}", serde_json::to_string(&result)?)?;
+            out.flush()?;
+            continue;
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let parsed = serde_json::from_str::<BatchLine<'_>>(&line);
+        let parsed = serde_json::from_str::<BatchLine<'_>>(line);
         let result = match parsed {
             Ok(BatchLine {
                 tool: Some(tool),

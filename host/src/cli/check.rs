@@ -9,6 +9,14 @@ use std::process::ExitCode;
 pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitCode> {
     let world = match super::load(cli, file) {
         Ok(world) => world,
+        Err(e) if json => {
+            let (code, message) = match e.downcast_ref::<super::Refused>() {
+                Some(refused) => (refused.code, refused.message.clone()),
+                None => ("WORLD_INVALID", format!("{e:#}")),
+            };
+            say!("{}", serde_json::json!({"refused": {"code": code, "message": message}}))?;
+            return Ok(ExitCode::FAILURE);
+        }
         Err(e) => {
             say!("refused: {e:#}")?;
             return Ok(ExitCode::FAILURE);

@@ -17,7 +17,7 @@ mod mcp;
 mod tools;
 
 use clap::{Parser, Subcommand};
-use seam_host::{Runtime, RuntimeOptions, World, WorldFile};
+use seam_host::{Runtime, RuntimeOptions, World, WorldError, WorldFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,9 +147,26 @@ fn left_to_exit(world: World, command: impl FnOnce(&World) -> anyhow::Result<Exi
 
 fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
     Ok(match file.or_else(|| cli.world.clone()) {
-        Some(path) => WorldFile::load(&path)?,
+        Some(path) => WorldFile::load(&path).map_err(|e| Refused::from(WorldError::from(e)))?,
         None => WorldFile::default_world(),
     })
+}
+
+/// A world that would not load, with its stable code: `[CODE] message` as text.
+#[derive(Debug, thiserror::Error)]
+#[error("[{code}] {message}")]
+pub struct Refused {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl From<WorldError> for Refused {
+    fn from(error: WorldError) -> Self {
+        Self {
+            code: error.code(),
+            message: error.to_string(),
+        }
+    }
 }
 
 /// The world of a one-shot command (`seam tools`, `seam world check`), on a runtime sized for it.
@@ -163,7 +180,7 @@ fn load_on(runtime: &Arc<Runtime>, cli: &Cli, file: Option<PathBuf>) -> anyhow::
 }
 
 fn load_file(runtime: &Arc<Runtime>, cli: &Cli, file: WorldFile) -> anyhow::Result<World> {
-    World::load(runtime, file, cli.workspace.as_deref()).map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+    Ok(World::load(runtime, file, cli.workspace.as_deref()).map_err(Refused::from)?)
 }
 
 /// The world of `seam call`: for one call, what that tool can reach (see `World::load_for`);
@@ -173,8 +190,7 @@ fn load_for_call(cli: &Cli, tool: Option<&str>) -> anyhow::Result<World> {
         return load_on(&runtime()?, cli, None);
     };
     let file = world_file(cli, None)?;
-    World::load_for(&one_shot_runtime(&file)?, file, cli.workspace.as_deref(), tool)
-        .map_err(|e| anyhow::anyhow!("[{}] {e}", e.code()))
+    Ok(World::load_for(&one_shot_runtime(&file)?, file, cli.workspace.as_deref(), tool).map_err(Refused::from)?)
 }
 
 fn runtime() -> anyhow::Result<Arc<Runtime>> {
