@@ -266,6 +266,8 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "read", "arguments": "oops"}}),
         json!({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}),
+        // The logging capability it announces takes a level.
+        json!({"jsonrpc": "2.0", "id": 4, "method": "logging/setLevel", "params": {"level": "warning"}}),
     ];
     let mut stdin = server.stdin.take().unwrap();
     for request in &requests {
@@ -276,13 +278,13 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     }
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
     let mut answers = std::collections::BTreeMap::new();
-    while answers.len() < 3 {
+    while answers.len() < 4 {
         let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
         answers.insert(answer["id"].as_u64().unwrap(), answer);
     }
     drop(stdin);
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    assert!(rest.is_empty(), "answers beyond the three requests: {rest:?}");
+    assert!(rest.is_empty(), "answers beyond the four requests: {rest:?}");
     server.wait().unwrap();
     let malformed = &answers[&2]["error"];
     assert_eq!(malformed["code"], -32602, "{malformed}");
@@ -296,4 +298,5 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     let unknown = &answers[&3]["error"];
     assert_eq!(unknown["code"], -32601, "{unknown}");
     assert_eq!(unknown["message"], "method not found: no/such/method");
+    assert_eq!(answers[&4]["result"], json!({}), "{}", answers[&4]);
 }

@@ -47,7 +47,7 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
         .thread_name("seam-mcp")
         .build()?;
     let server = SeamServer::new(world.clone());
-    let (calls, agents, live) = (server.calls(), server.agents(), world.clone());
+    let (calls, agents, live, log_level) = (server.calls(), server.agents(), world.clone(), server.log_level());
     let served = runtime.block_on(async move {
         // Pipes (how MCP clients start servers) are read on the IO reactor rather than through
         // the blocking pool: one thread hop less per message.
@@ -55,7 +55,7 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
             .serve(rmcp::transport::stdio_pipes())
             .await
             .map_err(|e| ServeError::Initialize(Box::new(e)))?;
-        let report = swaps::reporter(service.peer().clone(), tokio::runtime::Handle::current());
+        let report = swaps::reporter(service.peer().clone(), tokio::runtime::Handle::current(), log_level);
         watch::spawn(&world, report).map_err(ServeError::Watch)?;
         service.waiting().await?;
         Ok::<_, ServeError>(())

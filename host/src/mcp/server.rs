@@ -12,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Serves one live world to one client: each request reads the world current when it arrives.
@@ -20,6 +21,8 @@ pub struct SeamServer {
     calls: Arc<Calls>,
     /// The agents calls were made as: released when the session ends.
     agents: Arc<Mutex<BTreeSet<String>>>,
+    /// The least severe log message the client wants (`logging/setLevel`): all until it says.
+    log_level: Arc<AtomicU8>,
 }
 
 impl SeamServer {
@@ -28,7 +31,13 @@ impl SeamServer {
             world,
             calls: Arc::default(),
             agents: Arc::default(),
+            log_level: Arc::default(),
         }
+    }
+
+    /// The client's log level, by severity (debug 0 … emergency 7).
+    pub fn log_level(&self) -> Arc<AtomicU8> {
+        self.log_level.clone()
     }
 
     /// The agents this session has made calls as so far.
@@ -123,6 +132,16 @@ impl ServerHandler for SeamServer {
             }
             Ended::Panicked(message) => Err(ErrorData::internal_error(format!("the call failed: {message}"), None)),
         }
+    }
+
+    #[allow(deprecated)] // Logging is deprecated by a future protocol revision, still current here.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.store(request.level as u8, Ordering::Relaxed);
+        Ok(())
     }
 
     /// What rmcp could not read as a request it knows lands here. For a method this server

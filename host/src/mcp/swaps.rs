@@ -4,10 +4,17 @@
 use crate::live::{ReloadError, Swapped};
 use rmcp::RoleServer;
 use rmcp::service::Peer;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use tokio::runtime::Handle;
 
 /// The watcher's report: runs on the watcher thread, sends on the server's runtime.
-pub(super) fn reporter(peer: Peer<RoleServer>, runtime: Handle) -> impl Fn(Result<Swapped, ReloadError>) + Send {
+/// `log_level` is the least severe level the client asked for (see `SeamServer::log_level`).
+pub(super) fn reporter(
+    peer: Peer<RoleServer>,
+    runtime: Handle,
+    log_level: Arc<AtomicU8>,
+) -> impl Fn(Result<Swapped, ReloadError>) + Send {
     move |outcome| match outcome {
         Ok(swapped) => {
             tracing::info!(cleared = ?swapped.cleared, "a new world is serving");
@@ -23,6 +30,10 @@ pub(super) fn reporter(peer: Peer<RoleServer>, runtime: Handle) -> impl Fn(Resul
         Err(error) => {
             let message = format!("the changed world was refused; the previous world keeps serving: {error}");
             tracing::error!(code = error.code(), "{message}");
+            #[allow(deprecated)]
+            if log_level.load(Ordering::Relaxed) > rmcp::model::LoggingLevel::Error as u8 {
+                return;
+            }
             let peer = peer.clone();
             runtime.spawn(async move {
                 #[allow(deprecated)] // Logging is deprecated by a future protocol revision, still current here.
