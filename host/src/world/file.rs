@@ -236,7 +236,8 @@ impl WorldFile {
                 Ok((seam, refs))
             })
             .collect::<Result<_, _>>()?;
-        let config = raw
+        let tools: Vec<ComponentRef> = raw.tools.iter().map(|t| ComponentRef::parse(t, base)).collect();
+        let config: BTreeMap<String, serde_json::Value> = raw
             .config
             .into_iter()
             .map(|(name, table)| {
@@ -244,7 +245,7 @@ impl WorldFile {
                 Ok((name, json))
             })
             .collect::<Result<_, _>>()?;
-        let plugins = raw
+        let plugins: Vec<Plugin> = raw
             .plugins
             .into_iter()
             .map(|plugin| {
@@ -265,12 +266,27 @@ impl WorldFile {
                 })
             })
             .collect::<Result<_, _>>()?;
+        // Settings for a component the world does not have are a typo: its component would run
+        // on defaults while the file says otherwise.
+        let named: Vec<String> = providers
+            .values()
+            .flatten()
+            .chain(&tools)
+            .chain(plugins.iter().map(|p| &p.component))
+            .map(ComponentRef::name)
+            .collect();
+        if let Some(unknown) = config.keys().find(|name| !named.contains(name)) {
+            return Err(fail(format!(
+                "[config.{unknown}] configures no component of this world (it has {})",
+                named.join(", ")
+            )));
+        }
         Ok(Self {
             origin: origin.to_string(),
             workspace: raw.workspace.map(|w| base.join(w)),
             sandbox,
             providers,
-            tools: raw.tools.iter().map(|t| ComponentRef::parse(t, base)).collect(),
+            tools,
             plugins,
             config,
             limits: raw.limits,
@@ -283,6 +299,18 @@ impl WorldFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_for_a_component_the_world_lacks_are_refused() {
+        let text = "tools = [\"tool-bash\"]\n[providers]\nshell = \"bash-local\"\n[config.bash-locl]\nx = 1\n";
+        let error = WorldFile::parse(text, "typo", Path::new("/")).err().expect("refused");
+        assert!(
+            error.to_string().contains("[config.bash-locl] configures no component"),
+            "{error}"
+        );
+        let text = text.replace("bash-locl", "bash-local");
+        assert!(WorldFile::parse(&text, "fixed", Path::new("/")).is_ok());
+    }
 
     #[test]
     fn the_default_world_parses() {
