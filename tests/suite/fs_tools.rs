@@ -217,6 +217,12 @@ fn write_creates_parents_and_says_what_it_did() {
     let replaced = call(&world, "write", json!({"file_path": "a/b/c.txt", "content": "hello"}));
     assert_eq!(replaced.text(), format!("Wrote 5 bytes to {}/a/b/c.txt", ws.display()));
     assert_eq!(std::fs::read_to_string(ws.join("a/b/c.txt")).unwrap(), "hello");
+    let one = call(&world, "write", json!({"file_path": "one.txt", "content": "x"}));
+    assert_eq!(one.text(), format!("Created {}/one.txt (1 byte)", ws.display()));
+    // A path ending in / names a directory: no file is made of it.
+    let dir = call(&world, "write", json!({"file_path": "trail/", "content": "x"}));
+    assert_eq!(dir.code.as_deref(), Some("FS_IS_A_DIRECTORY"), "{}", dir.text());
+    assert!(!ws.join("trail").exists());
 }
 
 #[test]

@@ -65,6 +65,16 @@ fn session_policy(session: &Session) -> Result<Policy, ToolResult> {
 }
 
 pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResult> {
+    // Resolution drops a trailing slash: without this check `dir/` would become a file `dir`.
+    if args.file_path.ends_with('/') {
+        return Err(ToolResult::error(
+            "FS_IS_A_DIRECTORY",
+            format!(
+                "{}: a path ending in / names a directory; write needs a file path",
+                args.file_path
+            ),
+        ));
+    }
     let target = resolve(&args.file_path, session)?;
     let policy = session_policy(session)?;
     let content = line_ends::as_file_ends(&args.content, &target);
@@ -75,10 +85,15 @@ pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResul
     } else {
         " (its CRLF line ends kept)"
     };
-    Ok(ToolResult::text(if outcome.created {
-        format!("Created {path} ({bytes} bytes)")
+    let bytes = if bytes == 1 {
+        "1 byte".to_owned()
     } else {
-        format!("Wrote {bytes} bytes to {path}{ends}")
+        format!("{bytes} bytes")
+    };
+    Ok(ToolResult::text(if outcome.created {
+        format!("Created {path} ({bytes})")
+    } else {
+        format!("Wrote {bytes} to {path}{ends}")
     }))
 }
 
