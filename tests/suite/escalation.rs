@@ -53,6 +53,16 @@ fn a_denied_command_says_so_and_offers_escalation() {
     );
     assert!(text.contains("[sandbox: escalation available"), "{text}");
     assert!(!target.exists());
+    // Where no human can ever approve, none is offered.
+    let never = sandboxed(dir.path(), "read-only", "approval-never");
+    let text = run(&never, json!({ "command": touch(&target) }), None)
+        .text()
+        .to_owned();
+    assert!(
+        text.contains("[sandbox: file access denied under read-only mode]"),
+        "{text}"
+    );
+    assert!(!text.contains("escalation available"), "{text}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use crate::args::BashArgs;
 use crate::bindings::seam::approval::approval::{self, ApprovalRequest, Outcome};
+use crate::bindings::seam::approval::types::Policy as ApprovalPolicy;
 use crate::bindings::seam::sandbox::escalation;
 use crate::bindings::seam::sandbox::policy;
 use crate::bindings::seam::sandbox::types::{Mode, Policy};
@@ -102,10 +103,10 @@ pub fn policy_for(
 }
 
 /// Markers appended to a run the sandbox denied: what happened, and how to retry when a wider
-/// mode exists.
+/// mode exists and a human could approve it (never under the `never` approval policy).
 pub fn denial_markers(policy: &Policy) -> String {
     let mut text = escalation::denial_marker(policy.mode);
-    if !escalation::wider_modes(policy.mode).is_empty() {
+    if !escalation::wider_modes(policy.mode).is_empty() && approval::standing_policy() != ApprovalPolicy::Never {
         text.push('\n');
         text.push_str(&escalation::escalation_marker("command"));
     }
