@@ -245,6 +245,9 @@ impl WorldFile {
                 Ok((name, json))
             })
             .collect::<Result<_, _>>()?;
+        if raw.limits.memory_mb == 0 || raw.limits.guest_time_ms == 0 {
+            return Err(fail("[limits] memory_mb and guest_time_ms must be at least 1".into()));
+        }
         let plugins: Vec<Plugin> = raw
             .plugins
             .into_iter()
@@ -253,6 +256,13 @@ impl WorldFile {
                 if let Some(unknown) = plugin.grants.iter().find(|g| !providers.contains_key(*g)) {
                     return Err(fail(format!(
                         "plugin {} is granted {unknown:?}, which is not a seam label of [providers]",
+                        plugin.path
+                    )));
+                }
+                // No call can run in no memory or no time: a 0 is a mistake, not a limit.
+                if plugin.memory_mb == Some(0) || plugin.time_ms == Some(0) {
+                    return Err(fail(format!(
+                        "plugin {}: memory_mb and time_ms must be at least 1",
                         plugin.path
                     )));
                 }
@@ -299,6 +309,22 @@ impl WorldFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_of_zero_are_refused() {
+        for text in [
+            "[limits]\nmemory_mb = 0\n",
+            "[limits]\nguest_time_ms = 0\n",
+            "[[plugins]]\npath = \"p.wasm\"\ntime_ms = 0\n",
+            "[[plugins]]\npath = \"p.wasm\"\nmemory_mb = 0\n",
+        ] {
+            let Err(error) = WorldFile::parse(text, "zero", Path::new("/")) else {
+                panic!("a limit of 0 loaded: {text}")
+            };
+            assert!(error.to_string().contains("must be at least 1"), "{error}");
+        }
+        assert!(WorldFile::parse("[[plugins]]\npath = \"p.wasm\"\ntime_ms = 1\n", "one", Path::new("/")).is_ok());
+    }
 
     #[test]
     fn settings_for_a_component_the_world_lacks_are_refused() {
