@@ -182,13 +182,7 @@ fn a_confined_command_starts_in_its_workdir_or_not_at_all() {
         }
         let workspace = Dir::off_tmp().seeded();
         let hidden = Dir::in_tmp();
-        let toml = format!(
-            "sandbox = \"workspace-write\"\ntools = [\"tool-bash\"]\n[providers]\n\
-             subprocess = \"subprocess-local\"\nshell = \"bash-sandbox\"\njobs = \"jobs-local\"\n\
-             sandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n\
-             [config.sandbox-local]\nchain = [{runner:?}]\n"
-        );
-        let world = crate::common::world(&toml, &workspace.path);
+        let world = bash_world(runner, &workspace.path);
         let pwd = |workdir: &Path| crate::common::call(&world, "bash", json!({"command": "pwd", "workdir": workdir}));
 
         let inside = pwd(&workspace.join("dir"));
@@ -210,5 +204,40 @@ fn a_confined_command_starts_in_its_workdir_or_not_at_all() {
             assert_eq!(in_tmp.text(), hidden.path.display().to_string(), "{runner}: {in_tmp:?}");
             assert_eq!(linked.text(), hidden.path.display().to_string(), "{runner}: {linked:?}");
         }
+    }
+}
+
+/// The bash tool in a workspace-write world confined by `runner` alone.
+fn bash_world(runner: &str, workspace: &Path) -> seam_host::World {
+    let toml = format!(
+        "sandbox = \"workspace-write\"\ntools = [\"tool-bash\"]\n[providers]\n\
+         subprocess = \"subprocess-local\"\nshell = \"bash-sandbox\"\njobs = \"jobs-local\"\n\
+         sandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n\
+         [config.sandbox-local]\nchain = [{runner:?}]\n"
+    );
+    crate::common::world(&toml, workspace)
+}
+
+/// The spill file a truncation notice points to can be read by the next confined command,
+/// whatever the sandbox does to /tmp.
+#[test]
+fn a_confined_command_can_read_the_spill_file_its_notice_names() {
+    for runner in RUNNERS {
+        if let Some(reason) = kernel_lacks(runner) {
+            eprintln!("skipped the {runner} case: {reason}");
+            continue;
+        }
+        let workspace = Dir::off_tmp();
+        let world = bash_world(runner, &workspace.path);
+        let bash = |command: &str| crate::common::call(&world, "bash", json!({"command": command}));
+        let long = bash("seq 1 100000");
+        let text = long.text();
+        let path = text
+            .split("full output: ")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .unwrap_or_else(|| panic!("{runner}: a truncation notice with a spill path: {long:?}"));
+        let counted = bash(&format!("wc -l < {path}"));
+        assert_eq!(counted.text(), "100000", "{runner}: {counted:?}");
     }
 }

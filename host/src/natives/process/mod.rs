@@ -15,8 +15,8 @@
 //!
 //! Output streams are discarded, inherited, piped for on-demand reads, or collected into
 //! bounded memory with an optional spill file. Spill files live in a private per-process
-//! directory under the system temp dir and are kept after the process ends, so their paths can
-//! be shown to users; removing them is the caller's job.
+//! directory under the user's state dir and are kept after the process ends, so their paths
+//! can be shown to users; a day after the last write, the next spill removes them (`spill`).
 //!
 //! Requirements on the host process: SIGCHLD must not be ignored (the kernel would then reap
 //! supervisors itself and their statuses would be lost; the `seam` binary restores its default

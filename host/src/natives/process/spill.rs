@@ -1,12 +1,11 @@
 //! Spill files: the whole of a collected stream (up to a cap) on disk.
 //!
-//! Each process that spills gets a fresh private directory (mode 0700) under the system temp
-//! dir, created when its first stream spills; files are created exclusively with mode 0600.
+//! Each process that spills gets a fresh private directory (mode 0700) under [`spill_root`],
+//! created when its first stream spills; files are created exclusively with mode 0600.
 //! They are deliberately kept after the process ends, because callers show their paths to
-//! the model and the user, who read them in later calls. Nothing else would ever remove them,
-//! and the temp dir is often memory (tmpfs): a directory in which nothing was written for
-//! [`SPILL_LIFETIME`] is removed by the next process of this user that spills, whichever seam
-//! process that is.
+//! the model and the user, who read them in later calls. Nothing else would ever remove them:
+//! a directory in which nothing was written for [`SPILL_LIFETIME`] is removed by the next
+//! process of this user that spills, whichever seam process that is.
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
@@ -52,13 +51,28 @@ impl SpillDir {
     }
 }
 
-/// Creates `<temp>/seam-<random>` with mode 0700. `create_dir` fails on an existing entry
-/// (including a planted symlink), so the directory is always our own.
+/// Where spill directories are made: `$XDG_STATE_HOME/seam/spill`, else
+/// `~/.local/state/seam/spill`; the temp dir only for a user without a home. Not the temp dir
+/// first: a workspace-write sandbox replaces /tmp with a private one, and the sandboxed
+/// command told to read a spill file there would not find it.
+pub(super) fn spill_root() -> PathBuf {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::home_dir().map(|home| home.join(".local").join("state")));
+    match state.filter(|dir| dir.is_absolute()) {
+        Some(state) => state.join("seam").join("spill"),
+        None => std::env::temp_dir(),
+    }
+}
+
+/// Creates `<spill root>/seam-<random>` with mode 0700. `create_dir` fails on an existing
+/// entry (including a planted symlink), so the directory is always our own.
 fn create_private_dir() -> io::Result<PathBuf> {
-    let temp = std::env::temp_dir();
+    let root = spill_root();
+    DirBuilder::new().recursive(true).mode(0o700).create(&root)?;
     let mut last_err = io::Error::other("no spill directory attempt made");
     for _ in 0..DIR_ATTEMPTS {
-        let path = temp.join(format!("{DIR_PREFIX}{}", random_hex()?));
+        let path = root.join(format!("{DIR_PREFIX}{}", random_hex()?));
         match DirBuilder::new().mode(0o700).create(&path) {
             Ok(()) => {
                 // The umask may have removed owner bits; make the mode exact.
@@ -83,8 +97,8 @@ fn random_hex() -> io::Result<String> {
     Ok(hex)
 }
 
-/// Starts [`remove_expired`] on the temp dir on a thread of its own (the temp dir may hold
-/// thousands of entries), unless this process did within the last [`SWEEP_INTERVAL`].
+/// Starts [`remove_expired`] on the spill root on a thread of its own (it may hold thousands
+/// of entries), unless this process did within the last [`SWEEP_INTERVAL`].
 fn sweep_now_and_then() {
     static LAST_SWEEP: Mutex<Option<Instant>> = Mutex::new(None);
     {
@@ -94,9 +108,9 @@ fn sweep_now_and_then() {
         }
         *last = Some(Instant::now());
     }
-    let temp = std::env::temp_dir();
+    let root = spill_root();
     let sweep = move || {
-        let removed = remove_expired(&temp, SPILL_LIFETIME, SystemTime::now());
+        let removed = remove_expired(&root, SPILL_LIFETIME, SystemTime::now());
         if removed > 0 {
             tracing::debug!(removed, "expired spill directories removed");
         }
@@ -106,11 +120,11 @@ fn sweep_now_and_then() {
     }
 }
 
-/// Removes the spill directories under `temp` in which nothing was written for `lifetime`, and
+/// Removes the spill directories under `root` in which nothing was written for `lifetime`, and
 /// returns how many. A spill directory is one this user's seam created: `seam-` and hex digits,
 /// a directory (not a link to one) owned by this user with mode 0700.
-pub(super) fn remove_expired(temp: &Path, lifetime: Duration, now: SystemTime) -> usize {
-    let Ok(entries) = fs::read_dir(temp) else {
+pub(super) fn remove_expired(root: &Path, lifetime: Duration, now: SystemTime) -> usize {
+    let Ok(entries) = fs::read_dir(root) else {
         return 0;
     };
     let uid = nix::unistd::geteuid().as_raw();

@@ -1,5 +1,5 @@
 //! Spill directories are removed once nothing was written in them for their lifetime, and
-//! nothing else in the temp dir is touched.
+//! nothing else in the spill root is touched.
 
 use std::fs::{self, File};
 use std::os::unix::fs::{PermissionsExt, symlink};
