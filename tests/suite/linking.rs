@@ -118,3 +118,44 @@ fn a_third_party_seam_links_with_no_host_change() {
     let result = call(&world, "ok", serde_json::json!({}));
     assert_eq!(result.text(), "ok");
 }
+
+/// Every built-in component that takes settings checks them when the world loads: a misspelled
+/// setting refuses the world, naming the table and the setting; spelled right, it loads.
+#[test]
+fn a_misspelled_setting_refuses_the_world_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = "tools = [\"tool-bash\", \"tool-fs\", \"tool-fs-search\", \"tool-terminal\", \"tool-lsp\"]\n\
+                 [providers]\nsubprocess = \"subprocess-local\"\nshell = \"bash-local\"\n\
+                 terminal = \"terminal-bash\"\njobs = \"jobs-local\"\nfs = [\"fs-sandbox\", \"fs-local\"]\n\
+                 policy = \"sandbox-policy\"\napproval = \"approval-never\"\nlsp = \"lsp-stdio\"\n";
+    let sandboxed = "tools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+                     shell = \"bash-sandbox\"\nsandbox = \"sandbox-local\"\njobs = \"jobs-local\"\n\
+                     policy = \"sandbox-policy\"\napproval = \"approval-never\"\n";
+    let settings = [
+        (local, "bash-local", "max_output_bytes = 4096"),
+        (local, "terminal-bash", "rows = 30"),
+        (local, "fs-sandbox", "mode = \"read-only\""),
+        (local, "sandbox-policy", "default_mode = \"read-only\""),
+        (local, "lsp-stdio", "missing_servers = \"report\""),
+        (local, "tool-fs", "default_limit = 100"),
+        (local, "tool-fs-search", "max_limit = 500"),
+        (sandboxed, "bash-sandbox", "grace_ms = 100"),
+        (sandboxed, "sandbox-local", "landlock = true"),
+    ];
+    for (world, component, setting) in settings {
+        let good = format!("{world}[config.{component}]\n{setting}\n");
+        if let Err(e) = try_world(&good, dir.path()) {
+            panic!("{component} with {setting}: [{}] {e}", e.code());
+        }
+        let misspelled = format!("{world}[config.{component}]\n{setting}\nno_such_setting = 1\n");
+        let Err(error) = try_world(&misspelled, dir.path()) else {
+            panic!("{component} accepted a misspelled setting");
+        };
+        assert_eq!(error.code(), "WORLD_CONFIG_INVALID", "{component}: {error}");
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("[config.{component}]")) && message.contains("no_such_setting"),
+            "{message}"
+        );
+    }
+}

@@ -217,11 +217,8 @@ fn a_missing_server_binary_refuses_the_world_or_is_reported_at_query() {
         "[config.lsp-stdio.servers.ghost]\ncommand = [\"seam-no-such-language-server\"]\nextensions = [\".ghost\"]\n";
     let refused = try_world(&world_toml(LOCAL, &format!("{SERVERS}{ghost}")), &ws);
     let error = refused.err().expect("a world with a missing server is refused at load");
-    assert!(
-        error.to_string().contains("LSP_INVALID_SERVER"),
-        "[{}] {error}",
-        error.code()
-    );
+    assert_eq!(error.code(), "WORLD_CONFIG_INVALID", "{error}");
+    assert!(error.to_string().contains("[config.lsp-stdio]"), "{error}");
     assert!(error.to_string().contains("seam-no-such-language-server"), "{error}");
 
     let report = format!("{SERVERS}{ghost}[config.lsp-stdio]\nmissing_servers = \"report\"\n");

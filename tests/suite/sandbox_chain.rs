@@ -169,20 +169,14 @@ fn what_must_not_be_confined_is_refused() {
     }
 }
 
+/// Settings sandbox-local cannot read refuse the world when it loads, before anything runs.
 #[test]
-fn malformed_settings_are_refused_and_reported() {
-    let world = sandbox_world_with("chain = \"bwrap\"");
-    let result = confine_argv(
-        &world,
-        json!({"mode": "read-only", "workspace": "/tmp", "argv": ["true"]}),
-    );
-    assert_eq!(result.code.as_deref(), Some("SANDBOX_CONFIG_INVALID"), "{result:?}");
-    let report: Value = serde_json::from_str(&call(&world, "sandbox_runners", json!({})).text()).unwrap();
-    assert_eq!(report[0]["name"], "config");
-    assert!(
-        report[0]["detail"].as_str().unwrap().contains("SANDBOX_CONFIG_INVALID"),
-        "{report}"
-    );
+fn malformed_settings_refuse_the_world() {
+    let refused = try_world(&sandbox_world_toml("chain = \"bwrap\""), Path::new("/"));
+    let error = refused.err().expect("a chain that is not a list refuses the world");
+    assert_eq!(error.code(), "WORLD_CONFIG_INVALID", "{error}");
+    assert!(error.to_string().contains("[config.sandbox-local]"), "{error}");
+    assert!(error.to_string().contains("chain"), "{error}");
 }
 
 #[test]

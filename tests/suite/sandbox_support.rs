@@ -22,13 +22,17 @@ pub fn sandbox_world(chain: &[&str]) -> World {
 
 /// The same world with `settings` as sandbox-local's config table.
 pub fn sandbox_world_with(settings: &str) -> World {
-    let toml = format!(
+    world(&sandbox_world_toml(settings), Path::new("/"))
+}
+
+/// The world file of [`sandbox_world_with`].
+pub fn sandbox_world_toml(settings: &str) -> String {
+    format!(
         "tools = [{tool:?}]\n\
          [providers]\nsubprocess = \"subprocess-local\"\nsandbox = \"sandbox-local\"\n\
          [config.sandbox-local]\n{settings}\n",
         tool = fixture("fixture-confine-tool").display().to_string(),
-    );
-    world(&toml, Path::new("/"))
+    )
 }
 
 /// Why this kernel cannot run `runner`, for a test to print and skip; None when it can. A

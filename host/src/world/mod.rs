@@ -3,6 +3,7 @@
 
 pub mod builtin;
 pub mod cache;
+mod config_check;
 pub mod file;
 mod host_linkers;
 pub mod linked;
@@ -56,6 +57,8 @@ pub enum WorldError {
     },
     #[error("{component} failed to describe its tools: {message}")]
     Describe { component: String, message: String },
+    #[error("[config.{component}] is not valid: {message}")]
+    Config { component: String, message: String },
     #[error("workspace {path}: {message}")]
     Workspace { path: String, message: String },
 }
@@ -70,6 +73,7 @@ impl WorldError {
             Self::Link(e) => e.code(),
             Self::DuplicateTool { .. } => "WORLD_DUPLICATE_TOOL",
             Self::Describe { .. } => "COMPONENT_DESCRIBE_FAILED",
+            Self::Config { .. } => "WORLD_CONFIG_INVALID",
             Self::Workspace { .. } => "WORLD_WORKSPACE_INVALID",
         }
     }
@@ -90,6 +94,7 @@ impl World {
     /// Load, compile and link a world. `workspace` overrides the world file's.
     pub fn load(runtime: &Arc<Runtime>, file: WorldFile, workspace: Option<&Path>) -> Result<Self, WorldError> {
         let mut world = Self::assemble(runtime, file, workspace, None)?;
+        config_check::check_settings(&world)?;
         world.describe_tools()?;
         Ok(world)
     }

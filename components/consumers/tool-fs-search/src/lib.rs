@@ -21,6 +21,7 @@ mod bindings {
                 import seam:subprocess/subprocess@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: the subprocess package's own world refers to seam:host.
@@ -191,6 +192,13 @@ fn failure_code(stderr: &str) -> &'static str {
         "SEARCH_PATH_NOT_FOUND"
     } else {
         "SEARCH_FAILED"
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for ToolFsSearch {
+    fn check() -> Result<(), String> {
+        Config::parse(&context::config()).map(drop)
     }
 }
 

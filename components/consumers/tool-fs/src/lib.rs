@@ -21,10 +21,11 @@ mod bindings {
                 import seam:sandbox/policy@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: fs uses seam:sandbox.
-        path: ["../../../wit/sandbox", "../../../wit/fs", "../../../wit/tool"],
+        path: ["../../../wit/sandbox", "../../../wit/host", "../../../wit/fs", "../../../wit/tool"],
         generate_all,
     });
 }
@@ -66,6 +67,13 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
             "UNKNOWN_TOOL",
             format!("tool-fs has no tool named {other:?}"),
         )),
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for ToolFs {
+    fn check() -> Result<(), String> {
+        Config::parse(&context::config()).map(drop)
     }
 }
 

@@ -19,6 +19,7 @@ mod bindings {
                 import seam:subprocess/subprocess@0.1.0;
                 import seam:host/config@0.1.0;
                 export seam:shell/shell@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: shell uses seam:sandbox, the subprocess package refers to seam:host.
@@ -76,6 +77,13 @@ impl Guest for BashLocal {
 
     fn confines() -> bool {
         false
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for BashLocal {
+    fn check() -> Result<(), String> {
+        Config::load().map(drop).map_err(|error| error.message)
     }
 }
 

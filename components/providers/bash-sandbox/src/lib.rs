@@ -33,6 +33,7 @@ mod bindings {
                 import seam:sandbox/sandbox@0.1.0;
                 import seam:host/config@0.1.0;
                 export seam:shell/shell@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         path: [
@@ -94,6 +95,13 @@ impl Guest for BashSandbox {
 
     fn confines() -> bool {
         true
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for BashSandbox {
+    fn check() -> Result<(), String> {
+        Config::load().map(drop).map_err(|error| error.message)
     }
 }
 

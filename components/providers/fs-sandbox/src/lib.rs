@@ -17,6 +17,7 @@ mod bindings {
                 import seam:fs/fs@0.1.0;
                 import seam:host/config@0.1.0;
                 export seam:fs/fs@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: fs uses seam:sandbox.
@@ -130,6 +131,13 @@ fn effective(sandbox: Option<Policy>) -> Result<Policy, Error> {
     match sandbox {
         Some(policy) => Ok(policy),
         None => policy::default_policy(),
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for FsSandbox {
+    fn check() -> Result<(), String> {
+        policy::default_policy().map(drop).map_err(|error| error.message)
     }
 }
 

@@ -32,6 +32,7 @@ mod bindings {
                 import seam:host/state@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:lsp/lsp@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: fs uses seam:sandbox, the subprocess package refers to seam:host.
@@ -90,6 +91,15 @@ impl Guest for LspStdio {
 
     fn query(request: QueryRequest) -> Result<QueryResult, Error> {
         query::run(&request)
+    }
+}
+
+/// Asked when a world that configures this component loads: the server table is checked and
+/// published then, every command resolved, so that no query ever meets a half-valid table.
+impl bindings::exports::seam::host::config_check::Guest for LspStdio {
+    fn check() -> Result<(), String> {
+        let table = Config::load().and_then(|config| registry::table(&config));
+        table.map(drop).map_err(|error| error.message)
     }
 }
 

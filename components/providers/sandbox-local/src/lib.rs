@@ -21,6 +21,7 @@ mod bindings {
                 import seam:host/state@0.1.0;
                 import seam:host/config@0.1.0;
                 export seam:sandbox/sandbox@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         path: ["../../../wit/host", "../../../wit/sandbox"],
@@ -177,6 +178,13 @@ fn wit_enforcement(e: Enforcement) -> types::Enforcement {
     match e {
         Enforcement::Full => types::Enforcement::Full,
         Enforcement::Partial => types::Enforcement::Partial,
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for SandboxLocal {
+    fn check() -> Result<(), String> {
+        Config::load().map(drop).map_err(|error| error.message)
     }
 }
 

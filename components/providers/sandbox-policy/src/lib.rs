@@ -17,6 +17,7 @@ mod bindings {
                 import seam:host/config@0.1.0;
                 export seam:sandbox/policy@0.1.0;
                 export seam:sandbox/escalation@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         path: ["../../../wit/host", "../../../wit/sandbox"],
@@ -25,5 +26,12 @@ mod bindings {
 }
 
 struct SandboxPolicy;
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for SandboxPolicy {
+    fn check() -> Result<(), String> {
+        resolve::check_config()
+    }
+}
 
 bindings::export!(SandboxPolicy with_types_in bindings);

@@ -25,6 +25,13 @@ fn deployment_default(settings: &config::WorldSettings) -> Result<Mode, Error> {
     })
 }
 
+/// Whether the settings are valid, as a world that configures this component loads.
+pub fn check_config() -> Result<(), String> {
+    deployment_default(&config::settings())
+        .map(drop)
+        .map_err(|error| error.message)
+}
+
 impl Guest for SandboxPolicy {
     fn resolve(session: String, cwd: Option<String>, approved: Option<Mode>) -> Result<Effective, Error> {
         let settings = config::settings();

@@ -20,6 +20,7 @@ mod bindings {
                 import seam:host/state@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:terminal/terminal@0.1.0;
+                export seam:host/config-check@0.1.0;
             }
         "#,
         // Dependencies first: terminal uses seam:sandbox, the subprocess package refers to seam:host.
@@ -244,6 +245,13 @@ impl Guest for TerminalBash {
             closed += 1;
         }
         closed
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl bindings::exports::seam::host::config_check::Guest for TerminalBash {
+    fn check() -> Result<(), String> {
+        Config::load().map(drop).map_err(|error| error.message)
     }
 }
 
