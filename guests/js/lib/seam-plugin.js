@@ -73,6 +73,21 @@ class Context {
 const textResult = (text) => ({ content: [{ tag: 'text', val: text }], isError: false, code: undefined });
 const errorResult = (code, message) => ({ content: [{ tag: 'text', val: message }], isError: true, code });
 
+// A result the host can take: `content` a list of text or image items, `isError` a boolean.
+function isToolResult(value) {
+  const item = (c) => (c?.tag === 'text' && typeof c.val === 'string')
+    || (c?.tag === 'image' && typeof c.val?.data === 'string' && typeof c.val?.mimeType === 'string');
+  return JSON_TYPES.object(value) && Array.isArray(value.content) && value.content.every(item) && typeof value.isError === 'boolean'
+    && (value.code === undefined || value.code === null || typeof value.code === 'string');
+}
+
+function kindOf(value) {
+  if (value instanceof Promise) return 'a Promise (tools run synchronously: do not use async)';
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return /^[aeiou]/.test(typeof value) ? `an ${typeof value}` : `a ${typeof value}`;
+}
+
 function parseObject(text) {
   let value;
   try {
@@ -126,7 +141,10 @@ export function definePlugin(tools, seams = {}) {
       }
       try {
         const result = tool.run(args, new Context(call, seams));
-        return typeof result === 'string' ? textResult(result) : result;
+        if (typeof result === 'string') return textResult(result);
+        if (isToolResult(result)) return result;
+        // Anything else cannot be handed to the host: the call would trap instead of failing.
+        return errorResult(PLUGIN_FAILED, `${call.name} returned ${kindOf(result)}; a tool returns text (a string) or a result { content, isError, code }`);
       } catch (error) {
         return asErrorResult(call.name, error);
       }

@@ -126,7 +126,8 @@ TOOLS: Dict[str, Registered] = {}
 
 
 def tool(name: str, description: str, schema: Dict[str, Any]):
-    """Register ``run(args, ctx)``; it returns text (or a ToolResult) or raises ToolError."""
+    """Register ``run(args, ctx)``; it returns text (or a ToolResult from ``text_result`` /
+    ``error_result``) or raises ToolError. Returning anything else fails the call."""
 
     def register(run):
         TOOLS[name] = Registered(description, schema, run)
@@ -193,4 +194,12 @@ class Tool(exports.Tool):
             return error_result(error.code, error.message)
         except Exception as error:  # noqa: BLE001 - any bug in a tool fails only its call
             return error_result(PLUGIN_FAILED, f"{call.name} failed: {type(error).__name__}: {error}")
-        return text_result(result) if isinstance(result, str) else result
+        if isinstance(result, str):
+            return text_result(result)
+        if isinstance(result, types.ToolResult):
+            return result
+        # Anything else cannot be handed to the host: the call would trap instead of failing.
+        return error_result(
+            PLUGIN_FAILED,
+            f"{call.name} returned {type(result).__name__}; a tool returns text (str) or a ToolResult",
+        )
