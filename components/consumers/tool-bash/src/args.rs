@@ -1,5 +1,7 @@
 //! The `bash` tool's arguments and the shell request they make.
 
+use std::num::NonZeroU32;
+
 use serde::Deserialize;
 
 use crate::bindings::seam::sandbox::types::Policy;
@@ -9,7 +11,8 @@ use crate::bindings::seam::shell::shell::Request;
 #[serde(deny_unknown_fields)]
 pub struct BashArgs {
     pub command: String,
-    pub timeout_ms: Option<u32>,
+    /// No time at all is refused with the other malformed arguments, as the schema says.
+    pub timeout_ms: Option<NonZeroU32>,
     pub workdir: Option<String>,
     /// For people watching, not for the shell.
     pub description: Option<String>,
@@ -28,7 +31,7 @@ impl BashArgs {
         Request {
             command: self.command.clone(),
             cwd: seam_guest::paths::in_session(self.workdir.as_deref(), session_cwd, home),
-            timeout_ms: self.timeout_ms,
+            timeout_ms: self.timeout_ms.map(NonZeroU32::get),
             env: Vec::new(),
             sandbox: policy,
         }
@@ -72,6 +75,7 @@ mod tests {
             r#"{"command": ["ls"]}"#,
             r#"{"command": "ls", "timeout_ms": "5"}"#,
             r#"{"command": "ls", "timeout_ms": -5}"#,
+            r#"{"command": "ls", "timeout_ms": 0}"#,
             r#"{"command": "ls", "cwd": "/"}"#,
             "not json",
         ] {
