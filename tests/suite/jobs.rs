@@ -83,6 +83,30 @@ fn a_jobs_output_survives_its_call_and_a_later_call_sees_all_of_it_and_the_end()
     );
 }
 
+/// Output that slid out of the retained window is not lost: the read says where all of it is.
+#[test]
+fn a_read_past_the_retained_output_names_the_file_holding_all_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let a = Agent::new(&world, "a");
+    let id = start(&a, "seq 1 100000");
+    let text = output_when_ended(&a, &id, 0);
+    let note = "were dropped from the retained output; the whole output is in ";
+    let path = text
+        .split(note)
+        .nth(1)
+        .and_then(|rest| rest.split([';', ']']).next())
+        .unwrap_or_else(|| {
+            panic!(
+                "a lossy read names the spill file: {}",
+                &text[text.len().saturating_sub(300)..]
+            )
+        });
+    let spilled = std::fs::read_to_string(path).expect("the spill file is readable");
+    assert_eq!(spilled.lines().count(), 100_000);
+    assert!(spilled.starts_with("1\n2\n") && spilled.ends_with("\n100000\n"));
+}
+
 #[test]
 fn killing_a_job_leaves_no_descendant_and_no_zombie() {
     let dir = tempfile::tempdir().unwrap();

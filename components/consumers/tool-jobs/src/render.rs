@@ -11,10 +11,11 @@ pub fn job(info: &JobInfo) -> String {
 pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
     let mut notes = vec![state(info), format!("bytes {}..{}", chunk.start, chunk.next)];
     if chunk.lossy {
-        notes.push(format!(
-            "bytes {asked}..{} were dropped from the retained output",
-            chunk.start
-        ));
+        let dropped = format!("bytes {asked}..{} were dropped from the retained output", chunk.start);
+        notes.push(match &chunk.spill_path {
+            Some(path) => format!("{dropped}; the whole output is in {path}"),
+            None => dropped,
+        });
     }
     notes.push(if chunk.eof {
         "end of output".to_owned()
@@ -39,6 +40,7 @@ mod tests {
             next,
             eof,
             lossy,
+            spill_path: None,
         }
     }
 
@@ -59,5 +61,15 @@ mod tests {
         assert_eq!(done, "(no new output)\n[job-3: done; bytes 4..4; end of output]");
         let slid = output(&info(State::Running, None), &chunk("z", 90, 91, false, true), 10);
         assert!(slid.contains("bytes 10..90 were dropped"), "{slid}");
+        assert!(!slid.contains("whole output"), "{slid}");
+        let spilled = Chunk {
+            spill_path: Some("/s/stdout.log".into()),
+            ..chunk("z", 90, 91, false, true)
+        };
+        let slid = output(&info(State::Running, None), &spilled, 10);
+        assert!(
+            slid.contains("bytes 10..90 were dropped from the retained output; the whole output is in /s/stdout.log"),
+            "{slid}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use crate::bindings::exports::seam::shell::shell::{Error, GuestBackground, RunResult};
+use crate::bindings::exports::seam::shell::shell::{Error, GuestBackground, OutputChunk, RunResult};
 use crate::bindings::seam::subprocess::subprocess::Process;
 use crate::bindings::seam::subprocess::types::{Outcome, Stream};
 use crate::errors;
@@ -37,11 +37,18 @@ impl GuestBackground for BashBackground {
         self.process.id()
     }
 
-    /// Data, the offset to read from next, and whether the output has ended.
-    fn read_from(&self, from_byte: u64, max_bytes: u32) -> Result<(Vec<u8>, u64, bool), Error> {
+    /// The command's stdout, with stderr merged into it.
+    fn read_from(&self, from_byte: u64, max_bytes: u32) -> Result<OutputChunk, Error> {
         let chunk = self.process.read_from(Stream::Stdout, from_byte, max_bytes);
         let chunk = chunk.map_err(errors::from_subprocess)?;
-        Ok((chunk.data, chunk.next, chunk.eof))
+        Ok(OutputChunk {
+            data: chunk.data,
+            start: chunk.start,
+            next: chunk.next,
+            lossy: chunk.lossy,
+            spill_path: chunk.spill_path,
+            eof: chunk.eof,
+        })
     }
 
     fn poll(&self) -> Option<RunResult> {

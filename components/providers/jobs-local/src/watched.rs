@@ -32,28 +32,25 @@ impl Watched {
 
     /// Combined output from `from` (stdout with stderr merged, for a subprocess).
     pub fn read(&self, from: u64, max_bytes: u32) -> Result<Chunk, Error> {
-        let (data, start, next, lossy, eof) = match self {
-            Self::Shell(background) => {
-                let (data, next, eof) = background
-                    .read_from(from, max_bytes)
-                    .map_err(|e| errors::error(errors::IO, e.message))?;
-                let (start, lossy) = window(from, data.len(), next);
-                (data, start, next, lossy, eof)
-            }
-            Self::Subprocess(process) => {
-                let chunk = process
-                    .read_from(Stream::Stdout, from, max_bytes)
-                    .map_err(|e| errors::error(errors::IO, e.message))?;
-                (chunk.data, chunk.start, chunk.next, chunk.lossy, chunk.eof)
-            }
-        };
-        Ok(Chunk {
-            data: String::from_utf8_lossy(&data).into_owned(),
-            start,
-            next,
-            eof,
-            lossy,
-        })
+        // The shell's and the subprocess's chunks are records of the same fields.
+        macro_rules! as_text {
+            ($chunk:expr) => {
+                $chunk
+                    .map_err(|e| errors::error(errors::IO, e.message))
+                    .map(|c| Chunk {
+                        data: String::from_utf8_lossy(&c.data).into_owned(),
+                        start: c.start,
+                        next: c.next,
+                        eof: c.eof,
+                        lossy: c.lossy,
+                        spill_path: c.spill_path,
+                    })
+            };
+        }
+        match self {
+            Self::Shell(background) => as_text!(background.read_from(from, max_bytes)),
+            Self::Subprocess(process) => as_text!(process.read_from(Stream::Stdout, from, max_bytes)),
+        }
     }
 
     /// None while it still runs after `timeout_ms` (none: no bound).
@@ -88,23 +85,5 @@ impl Watched {
                 },
             },
         }
-    }
-}
-
-/// Where `len` bytes read from `from` really start, and whether bytes were skipped: the shell
-/// reports only where the read ended, and a retained window that slid starts later than asked.
-fn window(from: u64, len: usize, next: u64) -> (u64, bool) {
-    let start = next.saturating_sub(len as u64);
-    (start, start > from)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_read_past_a_slid_window_starts_later_and_says_so() {
-        assert_eq!(super::window(0, 6, 6), (0, false));
-        assert_eq!(super::window(4, 2, 6), (4, false));
-        assert_eq!(super::window(10, 5, 100), (95, true));
-        assert_eq!(super::window(8, 0, 6), (6, false), "asking past the end reads nothing");
     }
 }
