@@ -118,7 +118,7 @@ fn policy_world(as_plugin: bool, workspace: &Path) -> seam_host::World {
             sandbox = "sandbox-local"
             policy = "sandbox-policy"
             approval = "approval-never"
-            fs = ["fs-sandbox", "fs-local"]
+            fs = ["fs-observation-policy", "fs-sandbox", "fs-local"]
             {plugins}"#
         ),
         workspace,
@@ -176,4 +176,33 @@ fn a_plugin_cannot_choose_its_own_sandbox_policy() {
         json!({"mode": "danger-full-access", "command": format!("touch {}", target.display())}),
     );
     assert!(target.exists(), "{}", ran.text());
+}
+
+/// A plugin acts in its call's session: naming none does not skip the guard that refuses a
+/// write over a file the session never read. A first-party tool is trusted with what it names.
+#[test]
+fn a_plugin_cannot_step_out_of_its_calls_session() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("seen.txt"), "before\n").unwrap();
+    let write = |world: &seam_host::World| {
+        call(
+            world,
+            "write_as",
+            json!({"mode": "none", "path": "seen.txt", "content": "after\n"}),
+        )
+    };
+    let refused = write(&policy_world(true, dir.path()));
+    assert_eq!(refused.code.as_deref(), Some("FS_EXISTS"), "{}", refused.text());
+    assert!(
+        refused.text().contains("has not been read in this session"),
+        "{}",
+        refused.text()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("seen.txt")).unwrap(),
+        "before\n"
+    );
+    let trusted = write(&policy_world(false, dir.path()));
+    assert!(!trusted.is_error, "{}", trusted.text());
+    assert_eq!(std::fs::read_to_string(dir.path().join("seen.txt")).unwrap(), "after\n");
 }

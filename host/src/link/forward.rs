@@ -7,7 +7,7 @@
 //! drops the provider's.
 
 use super::plan::{FuncForward, Translate};
-use super::plugin_policy;
+use super::{plugin_identity, plugin_policy};
 use crate::lane::Lane;
 use wasmtime::component::{LinkerInstance, ResourceAny, ResourceDynamic, ResourceType, Val};
 use wasmtime::{AsContextMut, Result, StoreContextMut};
@@ -68,9 +68,10 @@ pub fn define(
             export_index,
             translate,
             policy_sites,
+            identity_sites,
         } = func;
         let (slot, export_index, translate) = (*slot, *export_index, *translate);
-        let policy_sites = policy_sites.clone();
+        let (policy_sites, identity_sites) = (policy_sites.clone(), identity_sites.clone());
         let label: std::sync::Arc<str> = format!("{interface}.{name}").into();
         instance.func_new(name, move |mut store, _ty, args, results| {
             let lane = store.data();
@@ -97,12 +98,18 @@ pub fn define(
                     func
                 }
             };
+            // A plugin's call carries the session's policy and the call's own identity.
             let imposed;
-            let args = if policy_sites.is_empty() {
+            let args = if policy_sites.is_empty() && identity_sites.is_empty() {
                 args
             } else {
-                let policy = session_policy(&mut store)?;
-                imposed = plugin_policy::impose(args, &policy_sites, &policy);
+                let mut owned = args.to_vec();
+                if !policy_sites.is_empty() {
+                    let policy = session_policy(&mut store)?;
+                    plugin_policy::impose(&mut owned, &policy_sites, &policy);
+                }
+                plugin_identity::impose(&mut owned, &identity_sites, &store.data().call.session);
+                imposed = owned;
                 &imposed[..]
             };
             store.data_mut().enter(provider);

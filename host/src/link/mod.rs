@@ -5,6 +5,7 @@ pub mod error;
 pub mod forward;
 pub mod names;
 pub mod plan;
+pub mod plugin_identity;
 pub mod plugin_policy;
 pub mod typecheck;
 

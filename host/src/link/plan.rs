@@ -7,6 +7,7 @@
 
 use super::error::LinkError;
 use super::names::InterfaceName;
+use super::plugin_identity::{self, Identity};
 use super::plugin_policy::{self, Site};
 use super::typecheck::{self, ResourceMatch};
 use wasmtime::Engine;
@@ -78,6 +79,9 @@ pub struct FuncForward {
     /// For a plugin's import: where its arguments carry a sandbox policy, which the host
     /// replaces with the session's (see `plugin_policy`).
     pub policy_sites: Vec<(usize, Site)>,
+    /// For a plugin's import of a seam interface: where its arguments name a session or an
+    /// agent, which the host replaces with the call's own (see `plugin_identity`).
+    pub identity_sites: Vec<(usize, Identity)>,
 }
 
 /// Which values of a forwarded function can carry resource handles.
@@ -412,6 +416,8 @@ fn build_forward(
         consumer: &consumer_resources,
         provider: &provider_resources,
     };
+    let plugin = nodes[index].grants.is_some();
+    let seam_interface = InterfaceName::parse(import).is_some_and(|name| name.namespace() == "seam");
     let mut funcs = Vec::new();
     for (name, item) in wanted {
         let ComponentItem::ComponentFunc(want) = item else {
@@ -435,8 +441,9 @@ fn build_forward(
                 args: want.params().any(|(_, t)| typecheck::carries_resources(&t)),
                 results: want.results().any(|t| typecheck::carries_resources(&t)),
             },
-            policy_sites: if nodes[index].grants.is_some() {
-                plugin_policy::sites(want)
+            policy_sites: if plugin { plugin_policy::sites(want) } else { Vec::new() },
+            identity_sites: if plugin && seam_interface {
+                plugin_identity::sites(want)
             } else {
                 Vec::new()
             },

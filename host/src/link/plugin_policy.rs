@@ -57,15 +57,13 @@ fn is_policy(record: &Record) -> bool {
         .eq(["mode", "workspace-root", "writable-roots"])
 }
 
-/// `args` with `policy` at every site.
-pub fn impose(args: &[Val], sites: &[(usize, Site)], policy: &Val) -> Vec<Val> {
-    let mut args = args.to_vec();
+/// Puts `policy` at every site of `args`.
+pub fn impose(args: &mut [Val], sites: &[(usize, Site)], policy: &Val) {
     for (index, site) in sites {
         if let Some(arg) = args.get_mut(*index) {
             put(arg, site, policy);
         }
     }
-    args
 }
 
 fn put(value: &mut Val, site: &Site, policy: &Val) {
@@ -102,7 +100,7 @@ mod tests {
             ("command".into(), Val::String("true".into())),
             ("sandbox".into(), Val::Option(None)),
         ]);
-        let args = [
+        let mut imposed = [
             request,
             Val::Option(Some(Box::new(policy("danger-full-access", "/")))),
             policy("workspace-write", "/"),
@@ -113,7 +111,7 @@ mod tests {
             (1, Site::Optional),
             (2, Site::Policy),
         ];
-        let imposed = impose(&args, &sites, &session);
+        impose(&mut imposed, &sites, &session);
         let Val::Record(fields) = &imposed[0] else {
             panic!("a record stays a record")
         };

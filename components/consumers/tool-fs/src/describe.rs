@@ -19,8 +19,8 @@ Read a text file. Lines come numbered from 1, `cat -n` style: the line number, a
 show, 1-based) and `limit` (how many lines); the result ends with the offset to continue from \
 when lines remain. Very long lines are cut.
 - Binary files are refused; use `read_image` to look at images.
-- Read a file before editing or overwriting it: `edit` and `write` check that the file is still \
-the version you read.";
+- Read a file before editing or overwriting it. Where the world guards writes, `edit` and \
+`write` refuse a file you did not read, or that changed since you read it.";
 
 const READ_SCHEMA: &str = r#"{
   "type": "object",
@@ -46,8 +46,8 @@ Write a text file, replacing all of its content, or create it (missing parent di
 created). The new content replaces the old atomically: readers see the old file or the new one.
 
 - To change part of an existing file prefer `edit`, which sends only the change.
-- An existing file must have been read first, and must not have changed since: otherwise the \
-write is refused and the file is left as it is.
+- Read an existing file first. Where the world guards writes, a file you did not read, or that \
+changed since you read it, is refused and left as it is.
 - A symbolic link stays a link: the file it points to is written. The file's permissions are kept.
 - Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \
 content without any `\\r` is written with `\\r\\n`.";
@@ -72,7 +72,8 @@ showed, without the line-number prefix.
 
 - `old_string` must occur exactly once; include more surrounding lines to make it unique, or set \
 `replace_all` to replace every occurrence.
-- The file must have been read first and must not have changed since.
+- Read the file first. Where the world guards writes, a file you did not read, or that changed \
+since you read it, is refused and left as it is.
 - Write line ends as `\\n`, as `read` shows them: in a file whose lines end with `\\r\\n`, both \
 strings are matched and written with `\\r\\n`.
 - The edited file replaces the old one atomically.";
