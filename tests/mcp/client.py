@@ -1,6 +1,6 @@
 """An MCP client (the official Python SDK) driving `seam mcp`, for tests/suite/mcp.rs.
 
-Usage: client.py SCENARIO SEAM_EXE [SEAM_ARG...]
+Usage: client.py SCENARIO SEAM_EXE [SEAM_ARG...] -- [ARG...]
 
 Prints one JSON object per line on stdout (events, then the scenario's outcome). The cancel
 scenario reads its command and then cues from stdin, to stay in step with the test, which
@@ -177,6 +177,41 @@ def human(answers):
     return asked, answer
 
 
+class Unanswered:
+    """An elicitation callback of a human who never answers; it notes whether the server
+    withdrew the question (the SDK cancels a request its peer cancelled)."""
+
+    def __init__(self):
+        self.asked = anyio.Event()
+        self.withdrawn = anyio.Event()
+
+    async def callback(self, _context, _params):
+        self.asked.set()
+        try:
+            await anyio.sleep_forever()
+        except anyio.get_cancelled_exc_class():
+            self.withdrawn.set()
+            raise
+
+
+async def withdrawn(session, args, human):
+    """Start a call that asks for approval, cancel it once the question is asked, and report
+    whether the server withdrew its question."""
+    scope = anyio.CancelScope()
+
+    async def the_call():
+        with scope:
+            await session.call_tool("bash", json.loads(args[0]))
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(the_call)
+        await human.asked.wait()
+        scope.cancel()
+    with anyio.move_on_after(10):
+        await human.withdrawn.wait()
+    emit(withdrawn=human.withdrawn.is_set())
+
+
 SCENARIOS = {
     "list": list_tools,
     "call": call,
@@ -195,17 +230,25 @@ async def main():
     seam_args, args = rest[:split], rest[split + 1 :]
     elicitation = None
     asked = None
+    run = SCENARIOS.get(scenario)
     if scenario.startswith("elicit:"):
         # elicit:ANSWER,ANSWER... runs the "call" scenario with a human who answers so.
         asked, elicitation = human(scenario.split(":", 1)[1].split(","))
-        scenario = "call"
+        run = call
+    elif scenario == "withdrawn":
+        unanswered = Unanswered()
+        elicitation = unanswered.callback
+
+        async def run(session, args):
+            await withdrawn(session, args, unanswered)
+
     server = StdioServerParameters(command=seam, args=[*seam_args, "mcp"])
     async with stdio_client(server) as (read, write):
         async with ClientSession(
             read, write, elicitation_callback=elicitation, message_handler=NOTIFICATIONS.handle
         ) as session:
             await session.initialize()
-            await SCENARIOS[scenario](session, args)
+            await run(session, args)
     if asked is not None:
         emit(asked=asked)
 

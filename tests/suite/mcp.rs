@@ -231,6 +231,18 @@ fn approvals_are_asked_through_elicitation() {
     assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
 }
 
+/// A call cancelled while its approval question is open withdraws the question: the client's
+/// form does not stay open for a call that is gone.
+#[test]
+fn cancelling_a_call_withdraws_its_approval_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = asking_world(dir.path());
+    let target = dir.path().join("never");
+    let out = client("withdrawn", dir.path(), Some(&world), &[escalate(&target)]);
+    assert_eq!(out.last().unwrap()["withdrawn"], true, "{out:?}");
+    assert!(!target.exists());
+}
+
 #[test]
 fn without_elicitation_an_approval_is_unavailable() {
     let dir = tempfile::tempdir().unwrap();

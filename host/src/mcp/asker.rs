@@ -1,8 +1,10 @@
 //! Approval requests put to the human through MCP elicitation.
 
 use crate::approval::{ApprovalOutcome, ApprovalRequest, Asker};
-use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
-use rmcp::service::ElicitationMode;
+use rmcp::model::{
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, ServerRequest,
+};
+use rmcp::service::{ElicitationMode, PeerRequestOptions};
 use rmcp::{Peer, RoleServer, ServiceError};
 use std::sync::Arc;
 use tokio::runtime::Handle;
@@ -44,10 +46,31 @@ async fn ask(peer: &Peer<RoleServer>, request: &ApprovalRequest, cancelled: &Can
         message: message(request),
         requested_schema,
     };
-    tokio::select! {
-        answer = peer.create_elicitation(params) => outcome(answer),
-        () = cancelled.cancelled() => ApprovalOutcome::Cancelled,
-    }
+    let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+    let mut pending = match peer
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+    {
+        Ok(pending) => pending,
+        Err(e) => return outcome(Err(e)),
+    };
+    let answer = tokio::select! {
+        answer = &mut pending.rx => Some(answer),
+        () = cancelled.cancelled() => None,
+    };
+    let Some(answer) = answer else {
+        // Withdraw the question, or the client's form stays open for a call that is gone.
+        if let Err(e) = pending.cancel(Some("the call was cancelled".into())).await {
+            tracing::debug!("cannot withdraw the approval question: {e}");
+        }
+        return ApprovalOutcome::Cancelled;
+    };
+    outcome(match answer {
+        Ok(Ok(ClientResult::ElicitResult(result))) => Ok(result),
+        Ok(Ok(_)) => Err(ServiceError::UnexpectedResponse),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err(ServiceError::TransportClosed),
+    })
 }
 
 fn message(request: &ApprovalRequest) -> String {
