@@ -34,6 +34,7 @@ mod sandbox_read_only;
 mod sandbox_support;
 mod sandbox_workspace_write;
 mod terminal_pty;
+mod terminal_sandbox;
 mod terminal_support;
 mod terminal_tool;
 mod wit_packages;

@@ -107,6 +107,14 @@ impl wit::HostSession for Lane {
         Ok(self.pty(&this)?.foreground_pgid().map_err(error))
     }
 
+    fn shell_group(&mut self, this: Resource<PtyHandle>) -> Result<i32> {
+        Ok(self.pty(&this)?.shell_group())
+    }
+
+    fn adopt_foreground_as_shell(&mut self, this: Resource<PtyHandle>) -> Result<Result<i32, wit::Error>> {
+        Ok(self.pty(&this)?.adopt_foreground_as_shell().map_err(error))
+    }
+
     fn foreground_waiting_for_input(&mut self, this: Resource<PtyHandle>) -> Result<Result<bool, wit::Error>> {
         let session = self.pty(&this)?;
         Ok(self.blocking(|| session.foreground_waiting_for_input()).map_err(error))

@@ -1,5 +1,6 @@
 //! `tool-terminal`: the terminal_* tools a model calls, over whichever terminal provider the
-//! world links. Every call names the calling agent as the session owner.
+//! world links. Every call names the calling agent as the session owner; a session opens under
+//! the session's sandbox policy.
 
 mod args;
 mod describe;
@@ -13,6 +14,7 @@ mod bindings {
 
             world tool-terminal {
                 import seam:terminal/terminal@0.1.0;
+                import seam:sandbox/policy@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
@@ -26,6 +28,7 @@ mod bindings {
 seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
+use bindings::seam::sandbox::policy;
 use bindings::seam::terminal::terminal::{self, Error, SpawnRequest};
 use bindings::seam::tool::context;
 use seam_guest::args::parse;
@@ -40,7 +43,7 @@ impl Guest for ToolTerminal {
     fn invoke(call: Call) -> ToolResult {
         let owner = call.session.agent.as_str();
         let result = match call.name.as_str() {
-            "terminal_open" => parse(&call.arguments).map(|a| open(owner, &call.session.cwd, a)),
+            "terminal_open" => parse(&call.arguments).map(|a| open(owner, &call.session.id, &call.session.cwd, a)),
             "terminal_send" => parse(&call.arguments).map(|a| send(owner, a)),
             "terminal_read" => parse(&call.arguments).map(|a| read(owner, a)),
             "terminal_signal" => parse(&call.arguments).map(|a| signal(owner, a)),
@@ -60,14 +63,20 @@ impl Guest for ToolTerminal {
     }
 }
 
-fn open(owner: &str, session_cwd: &str, a: args::Open) -> Result<String, Error> {
+/// A session under the session's standing sandbox policy: a confining provider runs its shell
+/// inside the sandbox, one that does not confine runs it as it is.
+fn open(owner: &str, session: &str, session_cwd: &str, a: args::Open) -> Result<String, Error> {
+    let standing = policy::resolve(session, Some(session_cwd), None).map_err(|e| Error {
+        code: e.code,
+        message: e.message,
+    })?;
     let request = SpawnRequest {
         cwd: seam_guest::paths::in_session(a.cwd.as_deref(), session_cwd, context::home),
         rows: a.rows,
         cols: a.cols,
         env: Vec::new(),
         shell: a.shell,
-        sandbox: None,
+        sandbox: Some(standing.policy),
     };
     let info = terminal::spawn(owner, &request)?;
     Ok(format!(

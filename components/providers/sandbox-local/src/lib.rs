@@ -34,6 +34,7 @@ use bindings::seam::host::sandbox_launch as launch;
 use bindings::seam::sandbox::types::{self, Policy};
 
 use crate::config::Config;
+use crate::profiles::bwrap::Session;
 use crate::profiles::{Kind, Protected};
 use crate::runners::Runner;
 use crate::scope::{Mode, Scope};
@@ -43,73 +44,11 @@ struct SandboxLocal;
 
 impl Guest for SandboxLocal {
     fn confine(argv: Vec<String>, cwd: String, policy: Policy) -> Result<Confined, Error> {
-        if argv.is_empty() {
-            return Err(errors::invalid_argv("argv is empty: there is nothing to confine"));
-        }
-        let mode = match policy.mode {
-            types::Mode::ReadOnly => Mode::ReadOnly,
-            types::Mode::WorkspaceWrite => Mode::WorkspaceWrite,
-            types::Mode::DangerFullAccess => {
-                return Err(errors::invalid_policy(
-                    "danger-full-access is never confined: spawn the argv itself",
-                ));
-            }
-        };
-        let scope = Scope::new(mode, &policy.workspace_root, &policy.writable_roots).map_err(errors::invalid_policy)?;
-        if !cwd.starts_with('/') {
-            return Err(errors::invalid_argv(format!("the cwd {cwd:?} is not an absolute path")));
-        }
-        let config = Config::load()?;
-        let chosen = select::choose(&config, &machine::Host).map_err(errors::unavailable)?;
-        let protected = protected_paths(&scope);
-        let (argv, enforcement) = match chosen.runner {
-            Runner::Bwrap if !profiles::bwrap::shows(&scope, &cwd) => {
-                return Err(errors::cwd_hidden(format!(
-                    "{cwd} is not in the sandbox: under workspace-write the sandbox has a private /tmp, \
-                     which shows only the workspace and the writable roots inside /tmp. Run the \
-                     command in one of those, or in a directory outside /tmp."
-                )));
-            }
-            Runner::Bwrap => (
-                profiles::bwrap::argv(&chosen.program, &scope, &protected, &cwd, &argv),
-                chosen.mechanism,
-            ),
-            Runner::Landlock => {
-                let shortfalls = profiles::landlock::shortfalls(&scope, &protected, chosen.mechanism);
-                let enforcement = if shortfalls.is_empty() {
-                    Enforcement::Full
-                } else {
-                    Enforcement::Partial
-                };
-                (landlock_argv(&scope, argv)?, enforcement)
-            }
-            Runner::Seatbelt | Runner::WindowsAcl => {
-                return Err(errors::unavailable(format!(
-                    "{} cannot run on this host",
-                    chosen.runner.name()
-                )));
-            }
-        };
-        Ok(Confined {
-            argv,
-            enforcement: wit_enforcement(enforcement),
-            runner: chosen.runner.name().to_owned(),
-            denial_signatures: chosen
-                .runner
-                .denial_signatures()
-                .iter()
-                .map(|s| (*s).to_owned())
-                .collect(),
-            runner_failure_rules: chosen
-                .runner
-                .failure_rules()
-                .iter()
-                .map(|rule| RunnerFailureRule {
-                    fatal_stderr: rule.fatal.to_owned(),
-                    exit_codes: rule.exit_codes.to_vec(),
-                })
-                .collect(),
-        })
+        confine(argv, cwd, policy, Session::New)
+    }
+
+    fn confine_terminal(argv: Vec<String>, cwd: String, policy: Policy) -> Result<Confined, Error> {
+        confine(argv, cwd, policy, Session::Kept)
     }
 
     fn runners() -> Vec<RunnerReport> {
@@ -137,6 +76,78 @@ impl Guest for SandboxLocal {
             })
             .collect()
     }
+}
+
+/// Wraps `argv` for `policy` with the first usable runner; `session` says whether the command
+/// gets a session of its own (see `Session`).
+fn confine(argv: Vec<String>, cwd: String, policy: Policy, session: Session) -> Result<Confined, Error> {
+    if argv.is_empty() {
+        return Err(errors::invalid_argv("argv is empty: there is nothing to confine"));
+    }
+    let mode = match policy.mode {
+        types::Mode::ReadOnly => Mode::ReadOnly,
+        types::Mode::WorkspaceWrite => Mode::WorkspaceWrite,
+        types::Mode::DangerFullAccess => {
+            return Err(errors::invalid_policy(
+                "danger-full-access is never confined: spawn the argv itself",
+            ));
+        }
+    };
+    let scope = Scope::new(mode, &policy.workspace_root, &policy.writable_roots).map_err(errors::invalid_policy)?;
+    if !cwd.starts_with('/') {
+        return Err(errors::invalid_argv(format!("the cwd {cwd:?} is not an absolute path")));
+    }
+    let config = Config::load()?;
+    let chosen = select::choose(&config, &machine::Host).map_err(errors::unavailable)?;
+    let protected = protected_paths(&scope);
+    let (argv, enforcement) = match chosen.runner {
+        Runner::Bwrap if !profiles::bwrap::shows(&scope, &cwd) => {
+            return Err(errors::cwd_hidden(format!(
+                "{cwd} is not in the sandbox: under workspace-write the sandbox has a private /tmp, \
+                 which shows only the workspace and the writable roots inside /tmp. Run the \
+                 command in one of those, or in a directory outside /tmp."
+            )));
+        }
+        Runner::Bwrap => (
+            profiles::bwrap::argv(&chosen.program, &scope, &protected, session, &cwd, &argv),
+            chosen.mechanism,
+        ),
+        Runner::Landlock => {
+            let shortfalls = profiles::landlock::shortfalls(&scope, &protected, chosen.mechanism);
+            let enforcement = if shortfalls.is_empty() {
+                Enforcement::Full
+            } else {
+                Enforcement::Partial
+            };
+            (landlock_argv(&scope, argv)?, enforcement)
+        }
+        Runner::Seatbelt | Runner::WindowsAcl => {
+            return Err(errors::unavailable(format!(
+                "{} cannot run on this host",
+                chosen.runner.name()
+            )));
+        }
+    };
+    Ok(Confined {
+        argv,
+        enforcement: wit_enforcement(enforcement),
+        runner: chosen.runner.name().to_owned(),
+        denial_signatures: chosen
+            .runner
+            .denial_signatures()
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect(),
+        runner_failure_rules: chosen
+            .runner
+            .failure_rules()
+            .iter()
+            .map(|rule| RunnerFailureRule {
+                fatal_stderr: rule.fatal.to_owned(),
+                exit_codes: rule.exit_codes.to_vec(),
+            })
+            .collect(),
+    })
 }
 
 /// The launcher's prefix from the host, then `--` and the argv. A rule the host refuses (a root

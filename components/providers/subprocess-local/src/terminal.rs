@@ -58,10 +58,16 @@ impl GuestTerminal for LocalTerminal {
         let waiting_for_input = self.session.foreground_waiting_for_input().map_err(errors::from_pty)?;
         Ok(Foreground {
             pgid,
-            // The shell leads its own session, so its pid is its process group.
-            is_shell: u32::try_from(pgid).is_ok_and(|p| p == self.session.pid()),
+            is_shell: pgid == self.session.shell_group(),
             waiting_for_input,
         })
+    }
+
+    fn adopt_foreground_as_shell(&self) -> Result<(), Error> {
+        self.session
+            .adopt_foreground_as_shell()
+            .map(drop)
+            .map_err(errors::from_pty)
     }
 
     fn signal_foreground(&self, signal: i32) -> Result<(), Error> {

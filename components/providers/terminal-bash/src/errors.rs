@@ -11,7 +11,6 @@ pub const CLOSED: &str = "TERMINAL_CLOSED";
 pub const INVALID_REQUEST: &str = "TERMINAL_INVALID_REQUEST";
 pub const CWD_INVALID: &str = "TERMINAL_CWD_INVALID";
 pub const SPAWN_FAILED: &str = "TERMINAL_SPAWN_FAILED";
-pub const SANDBOX_UNAVAILABLE: &str = "SANDBOX_UNAVAILABLE";
 pub const IO: &str = "TERMINAL_IO";
 
 pub fn error(code: &str, message: impl Into<String>) -> Error {

@@ -8,8 +8,8 @@ use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 pub(super) struct Pair {
     pub master: OwnedFd,
     pub slave: OwnedFd,
-    /// /dev/pts/N, to recognise processes reading this terminal.
-    pub slave_path: String,
+    /// The terminal's device number, to recognise processes reading it.
+    pub device: u64,
 }
 
 /// Both ends are O_CLOEXEC from the start, so a concurrent spawn elsewhere in the host never
@@ -26,6 +26,9 @@ pub(super) fn open(rows: u16, cols: u16) -> Result<Pair, PtyError> {
         nix::sys::stat::Mode::empty(),
     )
     .map_err(|e| PtyError::io("open pty slave")(e.into()))?;
+    let device = nix::sys::stat::fstat(&slave)
+        .map_err(|e| PtyError::io("fstat pty slave")(e.into()))?
+        .st_rdev;
     // The drain thread polls; writes poll for room, so a stalled reader never blocks the host.
     // Only the master is non-blocking: the slave's flags are what the shell sees.
     let flags = fcntl(&master, FcntlArg::F_GETFL).map_err(|e| PtyError::io("fcntl")(e.into()))?;
@@ -37,11 +40,7 @@ pub(super) fn open(rows: u16, cols: u16) -> Result<Pair, PtyError> {
     // SAFETY: posix_openpt returned a fresh descriptor that nothing else owns.
     let master = unsafe { OwnedFd::from_raw_fd(master.into_raw_fd()) };
     resize(&master, rows, cols)?;
-    Ok(Pair {
-        master,
-        slave,
-        slave_path,
-    })
+    Ok(Pair { master, slave, device })
 }
 
 pub(super) fn resize(master: &OwnedFd, rows: u16, cols: u16) -> Result<(), PtyError> {

@@ -8,6 +8,7 @@
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use std::collections::HashSet;
+use std::os::unix::fs::MetadataExt;
 use std::time::{Duration, Instant};
 
 /// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`).
@@ -86,9 +87,10 @@ fn session_tree(sid: i32) -> Vec<Member> {
         .collect()
 }
 
-/// True when a process of group `pgid` sleeps reading `tty` (its stdin), or polls it while it is
-/// not the shell `shell`.
-pub(super) fn group_waits_on_tty(pgid: i32, tty: &str, shell: i32) -> bool {
+/// True when a process of group `pgid` sleeps reading the terminal device `tty` (its stdin), or
+/// polls it while it is not in the shell's group `shell`. The terminal is known by its device
+/// number, not its path: a sandbox shows the same terminal under another name (/dev/console).
+pub(super) fn group_waits_on_tty(pgid: i32, tty: u64, shell: i32) -> bool {
     all_pids().into_iter().any(|pid| {
         // The cheap filter first: most processes are not in the group.
         if !stat(pid).is_some_and(|s| s.pgrp == pgid && s.state == 'S') {
@@ -99,8 +101,9 @@ pub(super) fn group_waits_on_tty(pgid: i32, tty: &str, shell: i32) -> bool {
         };
         // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
         let wchan = wchan.trim().split('.').next().unwrap_or_default();
-        let waits = TTY_READ_WCHANS.contains(&wchan) || (pid != shell && POLL_WCHANS.contains(&wchan));
-        waits && std::fs::read_link(format!("/proc/{pid}/fd/0")).is_ok_and(|l| l.as_os_str() == tty)
+        let waits = TTY_READ_WCHANS.contains(&wchan) || (pgid != shell && POLL_WCHANS.contains(&wchan));
+        // stat follows the fd's magic link to the open file, whatever the process calls it.
+        waits && std::fs::metadata(format!("/proc/{pid}/fd/0")).is_ok_and(|m| m.rdev() == tty)
     })
 }
 

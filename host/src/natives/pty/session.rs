@@ -15,6 +15,7 @@ use nix::unistd::Pid;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -51,7 +52,10 @@ struct Live {
 pub struct PtySession {
     id: u64,
     pid: u32,
-    slave_path: String,
+    /// The shell's process group: the child's own, unless the shell was started through a
+    /// launcher (a sandbox) and adopted later (`adopt_foreground_as_shell`).
+    shell_group: AtomicI32,
+    device: u64,
     grace: Duration,
     output: Arc<Output>,
     child: Mutex<Child>,
@@ -127,7 +131,8 @@ impl PtySession {
         Ok(Self {
             id,
             pid: child.id(),
-            slave_path: pair.slave_path,
+            shell_group: AtomicI32::new(child.id() as i32),
+            device: pair.device,
             grace: spec.grace,
             output,
             child: Mutex::new(child),
@@ -212,7 +217,21 @@ impl PtySession {
     /// True when a foreground process sleeps in a read of this terminal (kernel wait channel).
     pub fn foreground_waiting_for_input(&self) -> Result<bool, PtyError> {
         let pgid = self.foreground_pgid()?;
-        Ok(kernel::group_waits_on_tty(pgid, &self.slave_path, self.pid as i32))
+        Ok(kernel::group_waits_on_tty(pgid, self.device, self.shell_group()))
+    }
+
+    /// The shell's process group (see `adopt_foreground_as_shell`).
+    pub fn shell_group(&self) -> i32 {
+        self.shell_group.load(Ordering::Relaxed)
+    }
+
+    /// The group in the foreground now is the shell's from here on. A shell started through a
+    /// launcher (a sandbox) is not the session's first process; once it shows its prompt, it
+    /// holds the foreground. Returns that group.
+    pub fn adopt_foreground_as_shell(&self) -> Result<i32, PtyError> {
+        let pgid = self.foreground_pgid()?;
+        self.shell_group.store(pgid, Ordering::Relaxed);
+        Ok(pgid)
     }
 
     /// A real signal to the foreground process group (never a control character).

@@ -6,12 +6,28 @@
 use super::{Kind, Protected};
 use crate::scope::{Mode, Scope, is_under};
 
+/// Whether the command gets a session of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Session {
+    /// A new session: the command cannot push keystrokes into the caller's terminal (TIOCSTI).
+    New,
+    /// The caller's: a shell on a PTY of its own keeps it as its controlling terminal.
+    Kept,
+}
+
 /// `bwrap <profile> --chdir <cwd> -- <argv>`. Told where to start, bwrap fails when it cannot;
 /// left to itself it would start the command in $HOME, or in /, when the sandbox hides the
 /// caller's directory.
-pub fn argv(bwrap: &str, scope: &Scope, protected: &[Protected], cwd: &str, command: &[String]) -> Vec<String> {
+pub fn argv(
+    bwrap: &str,
+    scope: &Scope,
+    protected: &[Protected],
+    session: Session,
+    cwd: &str,
+    command: &[String],
+) -> Vec<String> {
     let mut argv = vec![bwrap.to_owned()];
-    argv.extend(profile(scope, protected));
+    argv.extend(profile(scope, protected, session));
     argv.extend(["--chdir".to_owned(), cwd.to_owned()]);
     argv.push("--".to_owned());
     argv.extend(command.iter().cloned());
@@ -19,13 +35,17 @@ pub fn argv(bwrap: &str, scope: &Scope, protected: &[Protected], cwd: &str, comm
 }
 
 /// bwrap applies its arguments in order, each mount over the ones before: later ones win.
-pub fn profile(scope: &Scope, protected: &[Protected]) -> Vec<String> {
+pub fn profile(scope: &Scope, protected: &[Protected], session: Session) -> Vec<String> {
     let mut args = Args::default();
     args.flag(&["--ro-bind", "/", "/"]);
     args.flag(&["--dev", "/dev", "--proc", "/proc"]);
-    // Own PID namespace: the command cannot signal or ptrace host processes. Own session: it
-    // cannot push keystrokes into the caller's terminal (TIOCSTI). Dies with its parent.
-    args.flag(&["--unshare-pid", "--new-session", "--die-with-parent"]);
+    // Own PID namespace: the command cannot signal or ptrace host processes. Dies with its
+    // parent.
+    args.flag(&["--unshare-pid"]);
+    if session == Session::New {
+        args.flag(&["--new-session"]);
+    }
+    args.flag(&["--die-with-parent"]);
     if scope.mode == Mode::WorkspaceWrite {
         // A private /tmp first, so that a workspace or root below /tmp is bound on top of it.
         args.flag(&["--tmpfs", "/tmp"]);
@@ -93,7 +113,7 @@ mod tests {
     }
 
     fn line(scope: &Scope, protected: &[Protected]) -> String {
-        profile(scope, protected).join(" ")
+        profile(scope, protected, Session::New).join(" ")
     }
 
     fn at(path: &str, kind: Kind) -> Protected {
@@ -123,7 +143,7 @@ mod tests {
 
     #[test]
     fn a_workspace_under_tmp_is_bound_after_the_private_tmp() {
-        let args = profile(&scope(Mode::WorkspaceWrite, "/tmp/ws", &["/tmp"]), &[]);
+        let args = profile(&scope(Mode::WorkspaceWrite, "/tmp/ws", &["/tmp"]), &[], Session::New);
         let tmpfs = args.iter().position(|a| a == "--tmpfs").unwrap();
         let bind = args.iter().position(|a| a == "--bind").unwrap();
         assert!(tmpfs < bind);
@@ -189,6 +209,7 @@ mod tests {
             "/usr/bin/bwrap",
             &scope(Mode::ReadOnly, "/ws", &[]),
             &[],
+            Session::New,
             "/ws/src",
             &command,
         );
@@ -216,5 +237,13 @@ mod tests {
             assert!(!shows(&writable, hidden), "{hidden}");
         }
         assert!(shows(&scope(Mode::ReadOnly, "/tmp/ws", &[]), "/tmp/other"));
+    }
+
+    #[test]
+    fn a_terminal_keeps_its_session_and_nothing_else_changes() {
+        let scope = scope(Mode::WorkspaceWrite, "/ws", &["/tmp"]);
+        let terminal = profile(&scope, &[], Session::Kept).join(" ");
+        assert_eq!(terminal, line(&scope, &[]).replace(" --new-session", ""));
+        assert!(!terminal.contains("--new-session"));
     }
 }

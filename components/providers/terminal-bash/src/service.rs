@@ -1,0 +1,219 @@
+//! The terminal seam over PTY sessions, whatever starts the shell: everything but the launch
+//! (`launch`), shared by terminal-bash and terminal-sandbox.
+
+use crate::bindings::exports::seam::terminal::terminal::{
+    Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo, SpawnRequest,
+};
+use crate::bindings::seam::subprocess::subprocess::{self, Terminal};
+use crate::bindings::seam::subprocess::types::TerminalSpec;
+
+use crate::config::Config;
+use crate::registry::{Busy, Record};
+use crate::{errors, marker, readiness, registry, signals};
+
+fn attach(record: &Record) -> Result<Terminal, Error> {
+    subprocess::attach_terminal(record.terminal).map_err(errors::from_subprocess)
+}
+
+fn lossy(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+fn info(id: &str, record: &Record) -> SessionInfo {
+    let terminal = subprocess::attach_terminal(record.terminal).ok();
+    let exit = terminal.as_ref().map(|t| t.exited());
+    let foreground = match (&exit, terminal.map(|t| t.foreground())) {
+        (Some(None), Some(Ok(f))) if f.waiting_for_input => ForegroundState::ReadingInput,
+        (Some(None), Some(Ok(f))) if !f.is_shell => ForegroundState::Program,
+        _ => ForegroundState::Prompt,
+    };
+    SessionInfo {
+        id: id.to_owned(),
+        owner: record.owner.clone(),
+        cwd: record.cwd.clone(),
+        shell: record.shell.clone(),
+        rows: record.rows,
+        cols: record.cols,
+        busy: registry::is_busy(id),
+        foreground,
+        running: matches!(exit, Some(None)),
+        exit_code: exit.flatten().and_then(|o| o.exit_code),
+    }
+}
+
+/// A nonce no program prints by accident: the session's host id and the clock's nanoseconds.
+fn nonce(terminal: u64) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("{terminal:x}{nanos:x}")
+}
+
+impl Guest for crate::Provider {
+    fn effective_config() -> WitConfig {
+        Config::load().unwrap_or_default().to_wit()
+    }
+
+    fn spawn(owner: String, request: SpawnRequest) -> Result<SessionInfo, Error> {
+        registry::check_live(&owner)?;
+        let config = Config::load()?;
+        let (rows, cols) = (request.rows.unwrap_or(config.rows), request.cols.unwrap_or(config.cols));
+        if rows == 0 || cols == 0 {
+            return Err(errors::error(errors::INVALID_REQUEST, "rows and cols must be positive"));
+        }
+        // TERM=dumb keeps programs from painting with escape sequences unless the caller asks.
+        let mut env = vec![("TERM".to_owned(), "dumb".to_owned())];
+        env.extend(request.env);
+        let shell = request.shell.unwrap_or_else(|| config.shell_path.clone());
+        let shell = subprocess::resolve_executable(&shell, &env).map_err(errors::from_subprocess)?;
+        let argv = std::iter::once(shell.clone())
+            .chain(config.shell_args.iter().cloned())
+            .collect();
+        let argv = crate::launch::shell_argv(argv, &request.cwd, request.sandbox)?;
+        let spec = TerminalSpec {
+            argv,
+            cwd: request.cwd.clone(),
+            env,
+            rows,
+            cols,
+            scrollback_bytes: config.scrollback_bytes,
+            grace_ms: config.grace_ms,
+        };
+        let terminal = subprocess::spawn_terminal(&spec).map_err(errors::from_subprocess)?;
+        let nonce = nonce(terminal.id());
+        let start = terminal.wait_output(u64::MAX, 0);
+        terminal
+            .write(marker::init_line(&nonce).as_bytes())
+            .map_err(errors::from_subprocess)?;
+        let ready = readiness::wait(&terminal, &nonce, start, config.timeout_ms, false, &config);
+        if ready.decided_by != DecidedBy::PromptMarker {
+            terminal.close();
+            return Err(errors::error(
+                errors::SPAWN_FAILED,
+                format!(
+                    "{shell} never showed its prompt marker (decided by {:?})",
+                    ready.decided_by
+                ),
+            ));
+        }
+        // At its prompt the shell holds the foreground: its group is the shell's, also when a
+        // launcher (a sandbox) started it.
+        terminal.adopt_foreground_as_shell().map_err(errors::from_subprocess)?;
+        let id = registry::next_id();
+        let record = Record {
+            owner,
+            cwd: request.cwd,
+            shell,
+            rows,
+            cols,
+            terminal: terminal.id(),
+            nonce,
+            // What came before (the echoed init line) is ours, not the user's.
+            cursor: ready.end,
+            pending: false,
+        };
+        registry::save(&id, &record);
+        Ok(info(&id, &record))
+    }
+
+    fn send(owner: String, id: String, input: String, wait_ms: Option<u32>) -> Result<SendResult, Error> {
+        let record = registry::fenced(&owner, &id)?;
+        let config = Config::load()?;
+        let terminal = attach(&record)?;
+        if terminal.exited().is_some() {
+            return Err(errors::error(errors::CLOSED, format!("the shell of {id} has exited")));
+        }
+        let wait_ms = wait_ms.unwrap_or(config.timeout_ms);
+        let _busy = Busy::acquire(&id, u64::from(wait_ms) + u64::from(config.readiness_ms) + 5_000)?;
+        let start = terminal.wait_output(u64::MAX, 0);
+        terminal.write(input.as_bytes()).map_err(errors::from_subprocess)?;
+        let decision = readiness::wait(&terminal, &record.nonce, start, wait_ms, record.pending, &config);
+        let take = (decision.output_end - start).min(u64::from(config.max_read_bytes));
+        let chunk = terminal
+            .read_from(start, take as u32)
+            .map_err(errors::from_subprocess)?;
+        // Stopping short of everything: the next read continues from there.
+        let truncated = chunk.next < decision.output_end;
+        let next = if truncated { chunk.next } else { decision.end };
+        // After a marker only the prompt follows: not output worth a read.
+        let more =
+            truncated || (decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next);
+        registry::update_cursor(&id, next, Some(decision.decided_by != DecidedBy::PromptMarker));
+        Ok(SendResult {
+            output: lossy(&marker::strip(&chunk.data, &record.nonce)),
+            ready: decision.ready,
+            decided_by: decision.decided_by,
+            exit_code: decision.exit_code,
+            next,
+            more,
+        })
+    }
+
+    fn read(owner: String, id: String, from_byte: Option<u64>, max_bytes: Option<u32>) -> Result<ReadResult, Error> {
+        let record = registry::fenced(&owner, &id)?;
+        let config = Config::load()?;
+        let terminal = attach(&record)?;
+        let max = max_bytes.unwrap_or(config.max_read_bytes).min(config.max_read_bytes);
+        let chunk = terminal
+            .read_from(from_byte.unwrap_or(record.cursor), max)
+            .map_err(errors::from_subprocess)?;
+        registry::update_cursor(&id, chunk.next, None);
+        Ok(ReadResult {
+            output: lossy(&marker::strip(&chunk.data, &record.nonce)),
+            start: chunk.start,
+            next: chunk.next,
+            lossy: chunk.lossy,
+            more: terminal.wait_output(u64::MAX, 0) > chunk.next,
+            running: terminal.exited().is_none(),
+        })
+    }
+
+    fn signal(owner: String, id: String, signal: String) -> Result<(), Error> {
+        let record = registry::fenced(&owner, &id)?;
+        let number = signals::parse(&signal)?;
+        attach(&record)?
+            .signal_foreground(number)
+            .map_err(errors::from_subprocess)
+    }
+
+    fn close(owner: String, id: String) -> Result<(), Error> {
+        let record = registry::fenced(&owner, &id)?;
+        if let Ok(terminal) = attach(&record) {
+            terminal.close();
+        }
+        registry::forget(&id);
+        Ok(())
+    }
+
+    fn list_sessions(owner: String) -> Result<Vec<SessionInfo>, Error> {
+        registry::check_live(&owner)?;
+        let mut sessions: Vec<SessionInfo> = registry::all()
+            .iter()
+            .filter(|(_, record)| record.owner == owner)
+            .map(|(id, record)| info(id, record))
+            .collect();
+        sessions.sort_by_key(|s| s.id.trim_start_matches("pty-").parse::<u64>().unwrap_or(u64::MAX));
+        Ok(sessions)
+    }
+
+    fn release(owner: String) -> u32 {
+        registry::release(&owner);
+        let mut closed = 0;
+        for (id, record) in registry::all().into_iter().filter(|(_, r)| r.owner == owner) {
+            if let Ok(terminal) = attach(&record) {
+                terminal.close();
+            }
+            registry::forget(&id);
+            closed += 1;
+        }
+        closed
+    }
+}
+
+/// Asked when a world that configures this component loads.
+impl crate::bindings::exports::seam::host::config_check::Guest for crate::Provider {
+    fn check() -> Result<(), String> {
+        Config::load().map(drop).map_err(|error| error.message)
+    }
+}
