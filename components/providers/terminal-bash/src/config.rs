@@ -1,4 +1,5 @@
-//! This provider's settings from the world file (`[config.terminal-bash]`), every one optional.
+//! This provider's settings from the world file (`[config.terminal-bash]`, or
+//! `[config.terminal-sandbox]`), every one optional.
 
 use serde::Deserialize;
 
@@ -44,11 +45,11 @@ impl Config {
     /// Read on every call: lanes are per call, and the world file may change between them.
     pub fn load() -> Result<Self, Error> {
         let config: Self = seam_guest::json::from_object(&host_config::get())
-            .map_err(|m| errors::error(errors::INVALID_REQUEST, format!("terminal-bash config: {m}")))?;
+            .map_err(|m| errors::error(errors::INVALID_REQUEST, format!("terminal settings: {m}")))?;
         if config.rows == 0 || config.cols == 0 || config.poll_ms == 0 || config.max_read_bytes == 0 {
             return Err(errors::error(
                 errors::INVALID_REQUEST,
-                "terminal-bash config: rows, cols, poll_ms and max_read_bytes must be positive",
+                "terminal settings: rows, cols, poll_ms and max_read_bytes must be positive",
             ));
         }
         Ok(config)
