@@ -61,9 +61,10 @@ fn main() {
             let wasm = built.join(format!("{}.wasm", name.replace('-', "_")));
             let bytes = fs::read(&wasm).unwrap_or_else(|e| panic!("{}: {e}", wasm.display()));
             let hash = hex(&Sha256::digest(&bytes));
+            let description = description(&components.join(folder).join(&name).join("Cargo.toml"));
             writeln!(
                 code,
-                "Builtin {{ name: {name:?}, kind: BuiltinKind::{kind}, wasm: include_bytes!({:?}), hash: {hash:?} }},",
+                "Builtin {{ name: {name:?}, kind: BuiltinKind::{kind}, description: {description:?}, wasm: include_bytes!({:?}), hash: {hash:?} }},",
                 wasm.display().to_string()
             )
             .expect("write to string");
@@ -87,6 +88,18 @@ fn members(folder: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// The crate's `description`: what `seam world components` says the component does.
+fn description(manifest: &Path) -> String {
+    let text = fs::read_to_string(manifest).unwrap_or_else(|e| panic!("{}: {e}", manifest.display()));
+    let manifest: toml::Table = text.parse().unwrap_or_else(|e| panic!("{}: {e}", manifest.display()));
+    manifest
+        .get("package")
+        .and_then(|package| package.get("description"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn hex(bytes: &[u8]) -> String {

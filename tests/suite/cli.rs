@@ -89,6 +89,33 @@ fn tools_and_world_check_describe_the_world() {
     );
 }
 
+/// Every built-in a world file can name is listed with what it does; the bench components,
+/// which serve only `seam bench`, are not.
+#[test]
+fn world_components_lists_the_built_ins_with_what_each_does() {
+    let listed = seam(&["world", "components", "--json"], None);
+    assert!(listed.status.success());
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&listed)).unwrap();
+    let kind_of = |name: &str| {
+        rows.iter()
+            .find(|row| row["name"] == name)
+            .map(|row| row["kind"].as_str().unwrap_or_default().to_owned())
+    };
+    assert_eq!(kind_of("bash-sandbox").as_deref(), Some("provider"));
+    assert_eq!(kind_of("terminal-sandbox").as_deref(), Some("provider"));
+    assert_eq!(kind_of("tool-fs").as_deref(), Some("tool"));
+    assert_eq!(kind_of("bench-provider"), None);
+    for row in &rows {
+        assert!(row["description"].as_str().is_some_and(|d| d.len() > 20), "{row}");
+    }
+    let text = stdout(&seam(&["world", "components"], None));
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("fs-sandbox "))
+        .unwrap_or_default();
+    assert!(line.contains("fences writes"), "{text}");
+}
+
 #[test]
 fn a_refused_world_is_json_with_its_code_under_json() {
     let dir = tempfile::tempdir().unwrap();

@@ -12,6 +12,7 @@ macro_rules! say {
 mod bench;
 mod call;
 mod check;
+mod components;
 mod landlock;
 mod mcp;
 mod tools;
@@ -44,6 +45,7 @@ const EXAMPLES: &str = "Examples:
   seam tools                                   list the tools of the default world
   seam call bash '{\"command\": \"ls -la\"}'       run a tool once
   echo '{\"tool\":\"bash\",\"args\":{\"command\":\"pwd\"}}' | seam call --batch
+  seam world components                        the built-in providers and tools, with what each does
   seam --world examples/worlds/local.toml world check
   seam bench --quick
   seam --workspace ~/project mcp               serve the tools to an MCP client over stdio
@@ -78,6 +80,13 @@ enum WorldCommand {
         #[arg(long)]
         json: bool,
     },
+    /// List the built-in components a world file can name, providers and tools, with what
+    /// each does.
+    Components {
+        /// Print JSON: [{"name", "kind", "description"}].
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run() -> ExitCode {
@@ -103,6 +112,9 @@ pub fn run() -> ExitCode {
         Command::World {
             command: WorldCommand::Check { ref file, json },
         } => check::run(&cli, file.clone(), json),
+        Command::World {
+            command: WorldCommand::Components { json },
+        } => components::run(json),
         Command::Bench(ref args) => bench::run(&cli, args),
         Command::Mcp => runtime().and_then(|runtime| {
             let world = load_on(&runtime, &cli, None)?;

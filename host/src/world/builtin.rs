@@ -13,6 +13,8 @@ pub enum BuiltinKind {
 pub struct Builtin {
     pub name: &'static str,
     pub kind: BuiltinKind,
+    /// What it does, from its crate's description.
+    pub description: &'static str,
     pub wasm: &'static [u8],
     /// SHA-256 of `wasm`, hex: the compiled-component cache key.
     pub hash: &'static str,

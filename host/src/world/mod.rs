@@ -613,7 +613,7 @@ impl Runtime {
                 let Some(b) = builtin::find(builtin) else {
                     let known: Vec<&str> = builtin::BUILTINS.iter().map(|b| b.name).collect();
                     return Err(WorldError::UnknownComponent(format!(
-                        "{origin}: no built-in component named {builtin:?} (built-ins: {known}; a path must end in .wasm)",
+                        "{origin}: no built-in component named {builtin:?} (built-ins: {known}; a path must end in .wasm; `seam world components` says what each does)",
                         origin = file.origin,
                         known = known.join(", ")
                     )));
