@@ -7,7 +7,7 @@
 
 use super::error::LinkError;
 use super::names::InterfaceName;
-use super::plugin_identity::{self, Identity};
+use super::plugin_identity;
 use super::plugin_policy::{self, Site};
 use super::typecheck::{self, ResourceMatch};
 use wasmtime::Engine;
@@ -81,7 +81,7 @@ pub struct FuncForward {
     pub policy_sites: Vec<(usize, Site)>,
     /// For a plugin's import of a seam interface: where its arguments name a session or an
     /// agent, which the host replaces with the call's own (see `plugin_identity`).
-    pub identity_sites: Vec<(usize, Identity)>,
+    pub identity_sites: Vec<(usize, plugin_identity::Site)>,
 }
 
 /// Which values of a forwarded function can carry resource handles.
