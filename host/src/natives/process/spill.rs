@@ -1,6 +1,6 @@
 //! Spill files: the whole of a collected stream (up to a cap) on disk.
 //!
-//! Each process that spills gets a fresh private directory (mode 0700) under [`spill_root`],
+//! Each process that spills gets a fresh private directory (mode 0700) under [`spill_roots`],
 //! created when its first stream spills; files are created exclusively with mode 0600.
 //! They are deliberately kept after the process ends, because callers show their paths to
 //! the model and the user, who read them in later calls. Nothing else would ever remove them:
@@ -51,25 +51,37 @@ impl SpillDir {
     }
 }
 
-/// Where spill directories are made: `$XDG_STATE_HOME/seam/spill`, else
-/// `~/.local/state/seam/spill`; the temp dir only for a user without a home. Not the temp dir
-/// first: a workspace-write sandbox replaces /tmp with a private one, and the sandboxed
-/// command told to read a spill file there would not find it.
-pub(super) fn spill_root() -> PathBuf {
+/// Where spill directories are made, in order of preference: `$XDG_STATE_HOME/seam/spill`,
+/// else `~/.local/state/seam/spill`; then the temp dir, for a user without a home or whose
+/// home cannot be written. Not the temp dir first: a workspace-write sandbox replaces /tmp with
+/// a private one, and the sandboxed command told to read a spill file there would not find it.
+pub(super) fn spill_roots() -> Vec<PathBuf> {
+    // A relative (or empty) XDG_STATE_HOME is to be ignored, as the XDG spec says.
     let state = std::env::var_os("XDG_STATE_HOME")
         .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
         .or_else(|| std::env::home_dir().map(|home| home.join(".local").join("state")));
-    match state.filter(|dir| dir.is_absolute()) {
-        Some(state) => state.join("seam").join("spill"),
-        None => std::env::temp_dir(),
-    }
+    let state = state
+        .filter(|dir| dir.is_absolute())
+        .map(|state| state.join("seam").join("spill"));
+    state.into_iter().chain([std::env::temp_dir()]).collect()
 }
 
-/// Creates `<spill root>/seam-<random>` with mode 0700. `create_dir` fails on an existing
-/// entry (including a planted symlink), so the directory is always our own.
+/// Creates `<spill root>/seam-<random>` with mode 0700 in the first root that can hold it.
 fn create_private_dir() -> io::Result<PathBuf> {
-    let root = spill_root();
-    DirBuilder::new().recursive(true).mode(0o700).create(&root)?;
+    let mut last_err = io::Error::other("no spill root");
+    for root in spill_roots() {
+        match DirBuilder::new().recursive(true).mode(0o700).create(&root) {
+            Ok(()) => return create_private_dir_in(&root),
+            Err(err) => last_err = err,
+        }
+    }
+    Err(last_err)
+}
+
+/// `create_dir` fails on an existing entry (including a planted symlink), so the directory is
+/// always our own.
+fn create_private_dir_in(root: &Path) -> io::Result<PathBuf> {
     let mut last_err = io::Error::other("no spill directory attempt made");
     for _ in 0..DIR_ATTEMPTS {
         let path = root.join(format!("{DIR_PREFIX}{}", random_hex()?));
@@ -97,7 +109,7 @@ fn random_hex() -> io::Result<String> {
     Ok(hex)
 }
 
-/// Starts [`remove_expired`] on the spill root on a thread of its own (it may hold thousands
+/// Starts [`remove_expired`] on the spill roots on a thread of its own (they may hold thousands
 /// of entries), unless this process did within the last [`SWEEP_INTERVAL`].
 fn sweep_now_and_then() {
     static LAST_SWEEP: Mutex<Option<Instant>> = Mutex::new(None);
@@ -108,9 +120,10 @@ fn sweep_now_and_then() {
         }
         *last = Some(Instant::now());
     }
-    let root = spill_root();
+    let roots = spill_roots();
     let sweep = move || {
-        let removed = remove_expired(&root, SPILL_LIFETIME, SystemTime::now());
+        let now = SystemTime::now();
+        let removed: usize = roots.iter().map(|root| remove_expired(root, SPILL_LIFETIME, now)).sum();
         if removed > 0 {
             tracing::debug!(removed, "expired spill directories removed");
         }
