@@ -210,7 +210,9 @@ impl Found {
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
         if self.mode == Mode::Paths {
-            let mut out = self.smallest.clone().into_sorted_vec().join("\n");
+            let mut paths: Vec<&str> = self.smallest.iter().map(String::as_str).collect();
+            paths.sort_unstable();
+            let mut out = paths.join("\n");
             if self.more {
                 let unit = if self.limit == 1 { "path" } else { "paths" };
                 out.push_str(&format!(
@@ -261,9 +263,7 @@ impl Found {
         }
         out
     }
-}
 
-impl Found {
     fn narrow_hint(&self) -> String {
         if self.raisable {
             "narrow the pattern, path or glob, or raise limit".to_owned()
