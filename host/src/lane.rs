@@ -2,7 +2,7 @@
 //! first use, each provider the call reaches. Dropping the lane frees every instance, so a
 //! fault poisons one call and a swapped world never leaks into calls already running.
 
-use crate::fault::Fault;
+use crate::fault::{self, Fault, Seen};
 use crate::link::forward::Proxies;
 use crate::world::file::Limits;
 use crate::world::linked::Linked;
@@ -251,10 +251,17 @@ impl Lane {
     }
 
     /// Classify an error that ended the call.
-    pub(crate) fn fault(&self, error: &wasmtime::Error, root: usize) -> Fault {
-        let component = self.node_name(self.faulted_in.unwrap_or(root)).to_string();
-        let stderr = String::from_utf8_lossy(&self.stderr.contents()).trim().to_string();
-        Fault::classify(error, component, stderr, self.timed_out, self.memory_denied)
+    pub(crate) fn fault(store: &mut Store<Lane>, error: &wasmtime::Error, root: usize) -> Fault {
+        let guest_stack_ran_out = fault::guest_stack_ran_out(error, &mut *store);
+        let lane = store.data();
+        let component = lane.node_name(lane.faulted_in.unwrap_or(root)).to_string();
+        let stderr = String::from_utf8_lossy(&lane.stderr.contents()).trim().to_string();
+        let seen = Seen {
+            timed_out: lane.timed_out,
+            memory_denied: lane.memory_denied,
+            guest_stack_ran_out,
+        };
+        Fault::classify(error, component, stderr, seen)
     }
 }
 

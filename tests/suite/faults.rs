@@ -13,11 +13,16 @@ fn fault_world(dir: &std::path::Path) -> seam_host::World {
     world(&toml, dir)
 }
 
-const KINDS: [(&str, &str); 4] = [
+const KINDS: [(&str, &str); 6] = [
     ("trap", "COMPONENT_TRAP"),
     ("spin", "COMPONENT_TIMEOUT"),
     ("grow", "COMPONENT_MEMORY_LIMIT"),
     ("recurse", "COMPONENT_STACK_OVERFLOW"),
+    // The guest's own stack in linear memory running out, which the engine sees as an access
+    // below the start of memory.
+    ("deep", "COMPONENT_STACK_OVERFLOW"),
+    // An out-of-bounds read that is not a stack running out stays a trap.
+    ("wild", "COMPONENT_TRAP"),
 ];
 
 #[test]

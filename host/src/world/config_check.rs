@@ -60,6 +60,6 @@ fn check(world: &World, node: usize, export: &str) -> Result<(), String> {
     })();
     match asked {
         Ok((answer,)) => answer,
-        Err(error) => Err(store.data().fault(&error, node).message),
+        Err(error) => Err(Lane::fault(&mut store, &error, node).message),
     }
 }

@@ -243,7 +243,7 @@ impl World {
     ) -> Result<R, String> {
         let mut store = self.tool_store(node, call);
         let outcome = self.plugin(&mut store, node).and_then(|plugin| f(&mut store, &plugin));
-        outcome.map_err(|e| store.data().fault(&e, node).message)
+        outcome.map_err(|e| Lane::fault(&mut store, &e, node).message)
     }
 
     /// The tool component `node` instantiated in `store`, its exports found by index.
@@ -372,7 +372,7 @@ impl World {
         let (result, spare) = match outcome {
             Ok(result) => (ToolResult::from_wit(result), self.spare_order(node, &store)),
             Err(e) => {
-                let fault = store.data().fault(&e, node);
+                let fault = Lane::fault(&mut store, &e, node);
                 tracing::warn!(code = fault.code, component = %fault.component, "{}", fault.message);
                 (ToolResult::error(fault.code, fault.message), None)
             }
@@ -453,7 +453,7 @@ impl World {
                 format!("unexpected answer {other:?}"),
             )),
             Err(e) => {
-                let fault = store.data().fault(&e, node);
+                let fault = Lane::fault(&mut store, &e, node);
                 Err(ToolResult::error(fault.code, fault.message))
             }
         }

@@ -65,7 +65,7 @@ impl World {
         match called {
             Ok([Val::U32(closed)]) => Ok(closed),
             Ok(other) => Err(format!("unexpected answer {other:?}")),
-            Err(e) => Err(store.data().fault(&e, node).message),
+            Err(e) => Err(Lane::fault(&mut store, &e, node).message),
         }
     }
 }

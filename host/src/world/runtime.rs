@@ -115,6 +115,9 @@ impl Runtime {
         // Components here call synchronously; component-model async would tax every crossing.
         config.concurrency_support(false);
         config.max_wasm_stack(1 << 20);
+        // A trap keeps the guests' globals, so a guest stack that ran out in linear memory
+        // can be told from other out-of-bounds accesses (see `fault`).
+        config.coredump_on_trap(true);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool(
             options.max_instances,
         )));
