@@ -64,6 +64,24 @@ fn an_incompatible_version_is_refused() {
 }
 
 #[test]
+fn a_stack_listed_innermost_first_is_refused_rather_than_leaving_its_sandbox_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = "sandbox = \"workspace-write\"\ntools = [\"tool-fs\"]\n[providers]\n\
+        fs = [\"fs-local\", \"fs-sandbox\"]\npolicy = \"sandbox-policy\"\n";
+    let (code, message) = refusal(toml, dir.path());
+    assert_eq!(code, "LINK_STACK_UNREACHABLE");
+    assert!(
+        message.contains("fs-local does not call fs-sandbox") && message.contains("outermost first"),
+        "{message}"
+    );
+    let fixed = toml.replace("[\"fs-local\", \"fs-sandbox\"]", "[\"fs-sandbox\", \"fs-local\"]");
+    assert!(
+        try_world(&fixed, dir.path()).is_ok(),
+        "the same stack outermost first loads"
+    );
+}
+
+#[test]
 fn a_cycle_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let toml = format!(

@@ -52,6 +52,15 @@ pub enum LinkError {
     Unsupported { component: String, item: String },
     #[error("{component}: {message}")]
     Instantiate { component: String, message: String },
+    #[error(
+        "in the {seam} stack, {wrapper} does not call {inner} below it, so {inner} would never run; \
+         a stack lists its wrappers first, outermost first, and the provider that does the work last"
+    )]
+    StackUnreachable {
+        seam: String,
+        wrapper: String,
+        inner: String,
+    },
 }
 
 impl LinkError {
@@ -67,6 +76,7 @@ impl LinkError {
             Self::Function { .. } => "LINK_TYPE_MISMATCH",
             Self::Unsupported { .. } => "LINK_UNSUPPORTED",
             Self::Instantiate { .. } => "LINK_INSTANTIATE",
+            Self::StackUnreachable { .. } => "LINK_STACK_UNREACHABLE",
         }
     }
 }

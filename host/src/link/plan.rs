@@ -158,6 +158,7 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
         }
         plan.imports.push(imports);
     }
+    check_stacks(nodes, &plan.imports)?;
     plan.order = dependency_order(nodes, &plan.imports)?;
     let mut slots = 0;
     for import in plan.imports.iter_mut().flatten() {
@@ -171,6 +172,26 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
     plan.func_slots = slots;
     plan.policy_resolver = policy_resolver(nodes, &exports);
     Ok(plan)
+}
+
+/// Every wrapper of a stack calls the layer below it. A wrapper that does not (a stack listed
+/// innermost first, say) would leave the layers under it unreachable: a sandbox that is never
+/// asked, in a world that looks confined.
+fn check_stacks(nodes: &[NodeDecl], imports: &[Vec<ImportPlan>]) -> Result<(), LinkError> {
+    for (index, node) in nodes.iter().enumerate() {
+        let Some(inner) = node.inner else { continue };
+        let calls_inner = imports[index]
+            .iter()
+            .any(|import| matches!(&import.target, Target::Provider(forward) if forward.provider == inner));
+        if !calls_inner {
+            return Err(LinkError::StackUnreachable {
+                seam: node.seam.clone().unwrap_or_else(|| node.name.clone()),
+                wrapper: node.name.clone(),
+                inner: nodes[inner].name.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The visible provider exporting seam:sandbox/policy, and its `resolve`.
@@ -317,9 +338,14 @@ fn choose_provider(
         many => Err(LinkError::Ambiguous {
             component: nodes[index].name.clone(),
             interface: import.to_string(),
+            // Each with the label it has in the world file: the same component under two
+            // labels would otherwise read as one name twice.
             providers: many
                 .iter()
-                .map(|&p| nodes[p].name.as_str())
+                .map(|&p| match &nodes[p].seam {
+                    Some(seam) => format!("{} (as {seam})", nodes[p].name),
+                    None => nodes[p].name.clone(),
+                })
                 .collect::<Vec<_>>()
                 .join(", "),
         }),
