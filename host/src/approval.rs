@@ -14,6 +14,38 @@ pub struct ApprovalRequest {
     pub subject: Option<String>,
 }
 
+impl ApprovalRequest {
+    /// The question put to the human. Every field is the agent's text, so control characters
+    /// are shown escaped: a terminal would otherwise obey them, and a command could erase its
+    /// own line and print a harmless one in its place.
+    pub fn question(&self) -> String {
+        let subject = self
+            .subject
+            .as_deref()
+            .map(|s| format!(" ({})", shown(s)))
+            .unwrap_or_default();
+        format!(
+            "{agent} asks to run {tool}{subject} once:\n{reason}",
+            agent = shown(&self.agent),
+            tool = shown(&self.tool),
+            reason = shown(&self.reason)
+        )
+    }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`), the rest as it is.
+fn shown(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ApprovalOutcome {
     AllowedOnce,
@@ -34,18 +66,7 @@ pub fn terminal_asker() -> Asker {
 fn ask_terminal(request: &ApprovalRequest) -> std::io::Result<ApprovalOutcome> {
     let tty = std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty")?;
     let mut out = tty.try_clone()?;
-    let subject = request
-        .subject
-        .as_deref()
-        .map(|s| format!(" ({s})"))
-        .unwrap_or_default();
-    write!(
-        out,
-        "\n{agent} asks to run {tool}{subject} once:\n  {reason}\nAllow this once? [y/N] ",
-        agent = request.agent,
-        tool = request.tool,
-        reason = request.reason
-    )?;
+    write!(out, "\n{}\nAllow this once? [y/N] ", request.question())?;
     out.flush()?;
     let mut answer = String::new();
     if BufReader::new(tty).read_line(&mut answer)? == 0 {
@@ -55,4 +76,40 @@ fn ask_terminal(request: &ApprovalRequest) -> std::io::Result<ApprovalOutcome> {
         "y" | "yes" => ApprovalOutcome::AllowedOnce,
         _ => ApprovalOutcome::Rejected,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_question_shows_control_characters_instead_of_obeying_them() {
+        let request = ApprovalRequest {
+            agent: "claude".into(),
+            tool: "bash".into(),
+            call_id: "c1".into(),
+            reason: "list files\nclaude asks to run bash (ls) once:".into(),
+            subject: Some("danger-full-access for: rm -rf ~\u{1b}[2K\r\u{1b}[1Als".into()),
+        };
+        assert_eq!(
+            request.question(),
+            "claude asks to run bash (danger-full-access for: rm -rf ~\\u{1b}[2K\\r\\u{1b}[1Als) once:\n\
+             list files\\nclaude asks to run bash (ls) once:"
+        );
+    }
+
+    #[test]
+    fn the_question_names_the_agent_tool_subject_and_reason() {
+        let request = ApprovalRequest {
+            agent: "claude".into(),
+            tool: "bash".into(),
+            call_id: "c1".into(),
+            reason: "The build writes into the workspace".into(),
+            subject: Some("workspace-write: make".into()),
+        };
+        assert_eq!(
+            request.question(),
+            "claude asks to run bash (workspace-write: make) once:\nThe build writes into the workspace"
+        );
+    }
 }

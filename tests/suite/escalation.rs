@@ -91,8 +91,9 @@ fn approved_once_runs_this_call_only() {
         asked[0]
             .subject
             .as_deref()
-            .is_some_and(|s| s.starts_with("workspace-write")),
-        "{asked:?}"
+            .is_some_and(|s| s.starts_with("workspace-write")
+                && s.ends_with(&format!("(in {})", dir.path().display()))),
+        "the human sees the mode, the command and where it runs: {asked:?}"
     );
 
     let second = dir.path().join("second");

@@ -43,7 +43,7 @@ async fn ask(peer: &Peer<RoleServer>, request: &ApprovalRequest, cancelled: &Can
     };
     let params = ElicitRequestParams::FormElicitationParams {
         meta: None,
-        message: message(request),
+        message: request.question(),
         requested_schema,
     };
     let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
@@ -71,20 +71,6 @@ async fn ask(peer: &Peer<RoleServer>, request: &ApprovalRequest, cancelled: &Can
         Ok(Err(e)) => Err(e),
         Err(_) => Err(ServiceError::TransportClosed),
     })
-}
-
-fn message(request: &ApprovalRequest) -> String {
-    let subject = request
-        .subject
-        .as_deref()
-        .map(|s| format!(" ({s})"))
-        .unwrap_or_default();
-    format!(
-        "{agent} asks to run {tool}{subject} once:\n{reason}",
-        agent = request.agent,
-        tool = request.tool,
-        reason = request.reason
-    )
 }
 
 fn outcome(answer: Result<ElicitResult, ServiceError>) -> ApprovalOutcome {
@@ -142,21 +128,6 @@ mod tests {
         assert_eq!(
             outcome(Err(ServiceError::UnexpectedResponse)),
             ApprovalOutcome::Unavailable
-        );
-    }
-
-    #[test]
-    fn the_question_names_the_agent_tool_subject_and_reason() {
-        let request = ApprovalRequest {
-            agent: "claude".into(),
-            tool: "bash".into(),
-            call_id: "c1".into(),
-            reason: "The build writes into the workspace".into(),
-            subject: Some("workspace-write: make".into()),
-        };
-        assert_eq!(
-            message(&request),
-            "claude asks to run bash (workspace-write: make) once:\nThe build writes into the workspace"
         );
     }
 }

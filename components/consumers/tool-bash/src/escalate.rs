@@ -8,6 +8,7 @@ use crate::bindings::seam::approval::types::Policy as ApprovalPolicy;
 use crate::bindings::seam::sandbox::escalation;
 use crate::bindings::seam::sandbox::policy;
 use crate::bindings::seam::sandbox::types::{Mode, Policy};
+use crate::bindings::seam::tool::context;
 use crate::bindings::seam::tool::types::Call;
 
 fn mode_name(mode: Mode) -> &'static str {
@@ -16,6 +17,18 @@ fn mode_name(mode: Mode) -> &'static str {
         Mode::WorkspaceWrite => "workspace-write",
         Mode::DangerFullAccess => "danger-full-access",
     }
+}
+
+/// What the human is asked to allow: the mode, the command, where it runs and whether it
+/// outlives the call.
+fn subject(mode: Mode, args: &BashArgs, session_cwd: &str) -> String {
+    let cwd = seam_guest::paths::in_session(args.workdir.as_deref(), session_cwd, context::home);
+    let background = if args.run_in_background {
+        ", in the background"
+    } else {
+        ""
+    };
+    format!("{} for: {} (in {cwd}{background})", mode_name(mode), args.command)
 }
 
 fn parse_mode(text: &str) -> Option<Mode> {
@@ -80,7 +93,7 @@ pub fn policy_for(
         tool: call.name.clone(),
         call_id: call.call_id.clone(),
         reason: asked.justification.clone(),
-        subject: Some(format!("{} for: {}", mode_name(asked.mode), args.command)),
+        subject: Some(subject(asked.mode, args, &session.cwd)),
     });
     match outcome {
         // Granted for this call only: the session's standing mode is left as it is.
