@@ -1,6 +1,6 @@
 //! The `bash` tool's arguments and the shell request they make.
 
-use std::num::NonZeroU32;
+use std::num::NonZeroU64;
 
 use serde::Deserialize;
 
@@ -12,7 +12,7 @@ use crate::bindings::seam::shell::shell::Request;
 pub struct BashArgs {
     pub command: String,
     /// No time at all is refused with the other malformed arguments, as the schema says.
-    pub timeout_ms: Option<NonZeroU32>,
+    pub timeout_ms: Option<NonZeroU64>,
     pub workdir: Option<String>,
     /// For people watching, not for the shell.
     pub description: Option<String>,
@@ -31,7 +31,8 @@ impl BashArgs {
         Request {
             command: self.command.clone(),
             cwd: seam_guest::paths::in_session(self.workdir.as_deref(), session_cwd, home),
-            timeout_ms: self.timeout_ms.map(NonZeroU32::get),
+            // Past u32 is past any shell's cap anyway: the shell clamps it like any long timeout.
+            timeout_ms: self.timeout_ms.map(|ms| u32::try_from(ms.get()).unwrap_or(u32::MAX)),
             env: Vec::new(),
             sandbox: policy,
         }
@@ -66,6 +67,13 @@ mod tests {
             request,
             Ok(("ls".into(), "/home/ada/src".into(), Some(500), 0, Some("/work".into())))
         );
+    }
+
+    #[test]
+    fn a_timeout_past_u32_is_capped_not_refused() {
+        let args: Result<BashArgs, _> = seam_guest::args::parse(r#"{"command": "ls", "timeout_ms": 99999999999}"#);
+        let timeout = args.map(|args| args.request("/work", || None, None).timeout_ms);
+        assert_eq!(timeout, Ok(Some(u32::MAX)));
     }
 
     #[test]
