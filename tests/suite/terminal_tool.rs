@@ -131,6 +131,28 @@ fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns()
     agent.close(&id);
 }
 
+/// A command left running and then interrupted prints its prompt around the next send: that
+/// prompt is not the next command's, even when the next command is quiet.
+#[test]
+fn a_send_after_an_interrupted_command_waits_for_its_own_prompt() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    expect_status(&agent.send(&id, "sleep 30", Some(300)), "still running");
+    agent.call(
+        "terminal_signal",
+        serde_json::json!({"session_id": id, "signal": "INT"}),
+    );
+    // The interrupted command's prompt (exit 130) may come back before or after the send
+    // starts; either way it is not the prompt of what the send runs.
+    let started = Instant::now();
+    let text = agent.send(&id, "sleep 1; echo slept-$((3*3))", None);
+    assert!(text.contains("slept-9"), "{text}");
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
+    assert!(started.elapsed() >= Duration::from_secs(1), "{text}");
+    agent.close(&id);
+}
+
 #[test]
 fn a_read_of_the_terminal_is_reported_as_waiting_for_input_and_the_answer_completes_it() {
     let terminal = TerminalWorld::new();

@@ -12,7 +12,9 @@
 //!
 //! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
 //! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
-//! only once output has settled, and the last one wins.
+//! only once output has settled and the shell is back in front, and the last one wins. An
+//! earlier command whose marker came back before the send (one interrupted, say) is over: its
+//! send is not typed ahead.
 //!
 //! A cancelled call delivers a real SIGINT to the foreground process group, then keeps waiting
 //! (bounded by readiness-ms) for the prompt to come back.
@@ -64,7 +66,10 @@ pub fn wait(
             last_marker = Some(found);
         }
         let settled = !typed_ahead || last_output.elapsed() >= SETTLE || Instant::now() >= deadline;
-        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled) {
+        // Typed ahead, the marker may be the earlier command's while this one (quiet, like
+        // `sleep`) already runs in front: only the shell back in front makes it this one's.
+        let ours = || !typed_ahead || !terminal.foreground().is_ok_and(|fg| !fg.is_shell);
+        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled && ours()) {
             return Decision {
                 decided_by: DecidedBy::PromptMarker,
                 ready: true,
@@ -120,6 +125,17 @@ pub fn wait(
             last_output = Instant::now();
         }
     }
+}
+
+/// Whether a prompt marker came back between `from` and `to`: the command an earlier send left
+/// running has finished. Only the last stretch is read, where its marker would be.
+pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) -> bool {
+    const TAIL: u64 = 4096;
+    let from = from.max(to.saturating_sub(TAIL));
+    to > from
+        && terminal
+            .read_from(from, (to - from) as u32)
+            .is_ok_and(|chunk| marker::find_last(&chunk.data, nonce).is_some())
 }
 
 type Span = (u64, u64);

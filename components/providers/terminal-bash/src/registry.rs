@@ -23,9 +23,10 @@ pub struct Record {
     pub nonce: String,
     /// Where the last send or read stopped.
     pub cursor: u64,
-    /// The last send returned before its prompt marker: the command may still run.
+    /// The last send returned before its prompt marker, its output ending here: the command
+    /// may still run.
     #[serde(default)]
-    pub pending: bool,
+    pub pending_from: Option<u64>,
 }
 
 fn session_key(id: &str) -> String {
@@ -103,10 +104,19 @@ pub fn all() -> Vec<(String, Record)> {
         .collect()
 }
 
-pub fn update_cursor(id: &str, cursor: u64, pending: Option<bool>) {
+/// A read stopped at `cursor`.
+pub fn update_cursor(id: &str, cursor: u64) {
     if let Some(mut record) = load(id) {
         record.cursor = cursor;
-        record.pending = pending.unwrap_or(record.pending);
+        save(id, &record);
+    }
+}
+
+/// A send stopped at `cursor`, with its command finished or, when `pending`, maybe not.
+pub fn after_send(id: &str, cursor: u64, pending: bool) {
+    if let Some(mut record) = load(id) {
+        record.cursor = cursor;
+        record.pending_from = pending.then_some(cursor);
         save(id, &record);
     }
 }

@@ -111,7 +111,7 @@ impl Guest for crate::Provider {
             nonce,
             // What came before (the echoed init line) is ours, not the user's.
             cursor: ready.end,
-            pending: false,
+            pending_from: None,
         };
         registry::save(&id, &record);
         Ok(info(&id, &record))
@@ -127,8 +127,13 @@ impl Guest for crate::Provider {
         let wait_ms = wait_ms.unwrap_or(config.timeout_ms);
         let _busy = Busy::acquire(&id, u64::from(wait_ms) + u64::from(config.readiness_ms) + 5_000)?;
         let start = terminal.wait_output(u64::MAX, 0);
+        // Typed ahead only while the earlier command may still run: one that ended since (a
+        // Ctrl-C, say) left its marker, which must not be taken for this command's.
+        let typed_ahead = record
+            .pending_from
+            .is_some_and(|from| !readiness::finished_between(&terminal, &record.nonce, from, start));
         terminal.write(input.as_bytes()).map_err(errors::from_subprocess)?;
-        let decision = readiness::wait(&terminal, &record.nonce, start, wait_ms, record.pending, &config);
+        let decision = readiness::wait(&terminal, &record.nonce, start, wait_ms, typed_ahead, &config);
         let take = (decision.output_end - start).min(u64::from(config.max_read_bytes));
         let chunk = terminal
             .read_from(start, take as u32)
@@ -139,7 +144,7 @@ impl Guest for crate::Provider {
         // After a marker only the prompt follows: not output worth a read.
         let more =
             truncated || (decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next);
-        registry::update_cursor(&id, next, Some(decision.decided_by != DecidedBy::PromptMarker));
+        registry::after_send(&id, next, decision.decided_by != DecidedBy::PromptMarker);
         Ok(SendResult {
             output: lossy(&marker::strip(&chunk.data, &record.nonce)),
             ready: decision.ready,
@@ -158,7 +163,7 @@ impl Guest for crate::Provider {
         let chunk = terminal
             .read_from(from_byte.unwrap_or(record.cursor), max)
             .map_err(errors::from_subprocess)?;
-        registry::update_cursor(&id, chunk.next, None);
+        registry::update_cursor(&id, chunk.next);
         Ok(ReadResult {
             output: lossy(&marker::strip(&chunk.data, &record.nonce)),
             start: chunk.start,
