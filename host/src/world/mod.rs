@@ -57,6 +57,12 @@ pub enum WorldError {
     },
     #[error("{component} failed to describe its tools: {message}")]
     Describe { component: String, message: String },
+    #[error("{component} describes a tool {tool:?} that clients cannot use: {problem}")]
+    ToolInvalid {
+        component: String,
+        tool: String,
+        problem: String,
+    },
     #[error("[config.{component}] is not valid: {message}")]
     Config { component: String, message: String },
     #[error("workspace {path}: {message}")]
@@ -73,6 +79,7 @@ impl WorldError {
             Self::Link(e) => e.code(),
             Self::DuplicateTool { .. } => "WORLD_DUPLICATE_TOOL",
             Self::Describe { .. } => "COMPONENT_DESCRIBE_FAILED",
+            Self::ToolInvalid { .. } => "WORLD_TOOL_INVALID",
             Self::Config { .. } => "WORLD_CONFIG_INVALID",
             Self::Workspace { .. } => "WORLD_WORKSPACE_INVALID",
         }
@@ -227,8 +234,14 @@ impl World {
                         second: n.name.clone(),
                     });
                 }
+                let tool = spec.name.clone();
+                let spec = ToolSpec::from_wit(spec, &n.name).map_err(|problem| WorldError::ToolInvalid {
+                    component: n.name.clone(),
+                    tool,
+                    problem,
+                })?;
                 self.tool_nodes.insert(spec.name.clone(), node);
-                self.tools.push(ToolSpec::from_wit(spec, &n.name));
+                self.tools.push(spec);
             }
         }
         Ok(())

@@ -13,15 +13,36 @@ pub struct ToolSpec {
     pub component: String,
 }
 
+/// The longest tool name MCP clients accept.
+const MAX_NAME: usize = 128;
+
 impl ToolSpec {
-    pub(crate) fn from_wit(spec: wit::ToolSpec, component: &str) -> Self {
-        Self {
+    /// A component's description of a tool, refused when a client could not use it: a name
+    /// outside MCP's `[A-Za-z0-9_.-]{1,128}`, or arguments that are not a JSON object.
+    pub(crate) fn from_wit(spec: wit::ToolSpec, component: &str) -> Result<Self, String> {
+        let name_ok = (1..=MAX_NAME).contains(&spec.name.len())
+            && spec
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+        if !name_ok {
+            return Err(format!(
+                "a name is 1 to {MAX_NAME} characters of letters, digits, '_', '.' and '-'"
+            ));
+        }
+        let input_schema: Value =
+            serde_json::from_str(&spec.input_schema).map_err(|e| format!("its input schema is not JSON: {e}"))?;
+        if input_schema.get("type") != Some(&Value::from("object")) {
+            return Err(format!(
+                "its input schema must describe an object (\"type\": \"object\"), not {input_schema}"
+            ));
+        }
+        Ok(Self {
             name: spec.name,
             description: spec.description,
-            input_schema: serde_json::from_str(&spec.input_schema)
-                .unwrap_or_else(|e| serde_json::json!({"type": "object", "x-invalid-schema": e.to_string()})),
+            input_schema,
             component: component.to_string(),
-        }
+        })
     }
 }
 
@@ -75,6 +96,35 @@ impl ToolResult {
                 .collect(),
             is_error: result.is_error,
             code: result.code,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, input_schema: &str) -> Result<ToolSpec, String> {
+        let spec = wit::ToolSpec {
+            name: name.into(),
+            description: "d".into(),
+            input_schema: input_schema.into(),
+        };
+        ToolSpec::from_wit(spec, "plugin")
+    }
+
+    #[test]
+    fn a_tool_clients_cannot_call_is_refused() {
+        let object = r#"{"type": "object"}"#;
+        assert!(spec("read_file.v2-x", object).is_ok());
+        for name in ["", "has space", "dé", &"n".repeat(129)] {
+            assert!(spec(name, object).is_err_and(|e| e.contains("a name is")), "{name:?}");
+        }
+        for schema in [r#"{"type": "string"}"#, "true", "{}", "not json"] {
+            assert!(
+                spec("tool", schema).is_err_and(|e| e.contains("input schema")),
+                "{schema}"
+            );
         }
     }
 }
