@@ -27,6 +27,14 @@ impl ComponentRef {
     }
 
     /// The name components are known by in messages, config tables and the state store.
+    /// The built-in name, or the path.
+    fn describe(&self) -> String {
+        match self {
+            Self::Builtin(name) => format!("the built-in {name}"),
+            Self::Path(path) => path.display().to_string(),
+        }
+    }
+
     pub fn name(&self) -> String {
         match self {
             Self::Builtin(name) => name.clone(),
@@ -276,15 +284,31 @@ impl WorldFile {
                 })
             })
             .collect::<Result<_, _>>()?;
-        // Settings for a component the world does not have are a typo: its component would run
-        // on defaults while the file says otherwise.
-        let named: Vec<String> = providers
+        let components: Vec<&ComponentRef> = providers
             .values()
             .flatten()
             .chain(&tools)
             .chain(plugins.iter().map(|p| &p.component))
-            .map(ComponentRef::name)
             .collect();
+        // A name is what [config.NAME], grants and errors go by: two different components under
+        // one name would share settings (a plugin reading a provider's) and blame.
+        for (index, component) in components.iter().enumerate() {
+            if let Some(other) = components[..index]
+                .iter()
+                .find(|other| other.name() == component.name() && *other != component)
+            {
+                return Err(fail(format!(
+                    "two different components are named {:?}: {} and {}; a component goes by its \
+                     file name without .wasm, so rename one",
+                    component.name(),
+                    other.describe(),
+                    component.describe()
+                )));
+            }
+        }
+        // Settings for a component the world does not have are a typo: its component would run
+        // on defaults while the file says otherwise.
+        let named: Vec<String> = components.iter().map(|c| c.name()).collect();
         if let Some(unknown) = config.keys().find(|name| !named.contains(name)) {
             return Err(fail(format!(
                 "[config.{unknown}] configures no component of this world (it has {})",
@@ -324,6 +348,25 @@ mod tests {
             assert!(error.to_string().contains("must be at least 1"), "{error}");
         }
         assert!(WorldFile::parse("[[plugins]]\npath = \"p.wasm\"\ntime_ms = 1\n", "one", Path::new("/")).is_ok());
+    }
+
+    #[test]
+    fn two_components_under_one_name_are_refused() {
+        let base = Path::new("/w");
+        let clash = "tools = [\"tool-bash\"]\n[providers]\nshell = \"bash-local\"\n\
+                     [[plugins]]\npath = \"bash-local.wasm\"\ngrants = []\n";
+        let error = WorldFile::parse(clash, "w.toml", base).err().map(|e| e.to_string());
+        assert!(
+            error
+                .as_deref()
+                .is_some_and(|e| e.contains("the built-in bash-local and /w/bash-local.wasm")),
+            "{error:?}"
+        );
+        let plugins = "[[plugins]]\npath = \"a/p.wasm\"\n[[plugins]]\npath = \"b/p.wasm\"\n";
+        assert!(WorldFile::parse(plugins, "w.toml", base).is_err());
+        // The same component twice is one name for one thing.
+        let twice = "[providers]\nfs = [\"fs-sandbox\", \"fs-sandbox\", \"fs-local\"]\n";
+        assert!(WorldFile::parse(twice, "w.toml", base).is_ok());
     }
 
     #[test]
