@@ -323,3 +323,54 @@ fn sighup_forces_a_reload_the_watcher_could_not_see() {
     let heard = live.ask("wait log");
     assert_eq!(heard["notification"]["data"]["code"], "LINK_MISSING", "{heard}");
 }
+
+/// A world file changed after the world was read but before watching began (while an MCP
+/// client initialised, say) is seen at once, though it will not change again.
+#[test]
+fn a_change_made_before_watching_began_is_swapped_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("world.toml");
+    std::fs::write(&path, bash_world(".", "")).unwrap();
+    let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), Some(dir.path())).unwrap();
+    let plugin = format!(
+        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
+        fixture("fixture-counter").display().to_string(),
+        fixture("fixture-counter-tool").display().to_string()
+    );
+    rewrite(&path, &bash_world(".", &plugin));
+    let live = std::sync::Arc::new(LiveWorld::new(runtime().clone(), world, Some(&path), Some(dir.path())));
+    let (swapped, swaps) = std::sync::mpsc::channel();
+    seam_host::live::watch::spawn(&live, move |outcome| {
+        let _ = swapped.send(outcome.map(|s| s.tools_changed).map_err(|e| e.to_string()));
+    })
+    .unwrap();
+    assert_eq!(swaps.recv_timeout(Duration::from_secs(10)), Ok(Ok(true)));
+    assert!(live.current().tools().iter().any(|t| t.name == "ok"));
+}
+
+/// A save that empties the file before writing it is not swapped in half-way: the empty file
+/// is waited out, and what is written next serves.
+#[test]
+fn an_emptied_world_file_is_waited_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("world.toml");
+    std::fs::write(&path, bash_world(".", "")).unwrap();
+    let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), Some(dir.path())).unwrap();
+    let live = std::sync::Arc::new(LiveWorld::new(runtime().clone(), world, Some(&path), Some(dir.path())));
+    let (swapped, swaps) = std::sync::mpsc::channel();
+    seam_host::live::watch::spawn(&live, move |outcome| {
+        let _ = swapped.send(outcome.map(|s| s.tools_changed).map_err(|e| e.to_string()));
+    })
+    .unwrap();
+    rewrite(&path, "");
+    std::thread::sleep(Duration::from_millis(600));
+    assert_eq!(live.current().tools().len(), 1, "the emptied file did not swap in");
+    let plugin = format!(
+        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
+        fixture("fixture-counter").display().to_string(),
+        fixture("fixture-counter-tool").display().to_string()
+    );
+    rewrite(&path, &bash_world(".", &plugin));
+    assert_eq!(swaps.recv_timeout(Duration::from_secs(10)), Ok(Ok(true)));
+    assert!(live.current().tools().iter().any(|t| t.name == "ok"));
+}

@@ -12,6 +12,9 @@ use std::time::{Duration, SystemTime};
 
 /// How often the watched files are checked.
 pub const POLL_INTERVAL: Duration = Duration::from_millis(250);
+/// How long changed files must stay unchanged before a reload reads them: a save that truncates
+/// and then writes is not read half-way.
+const SETTLE: Duration = Duration::from_millis(50);
 
 /// Set by the SIGHUP handler, taken by the watcher.
 static HANGUP: AtomicBool = AtomicBool::new(false);
@@ -51,20 +54,43 @@ pub fn spawn(
     // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
     unsafe { sigaction(Signal::SIGHUP, &handler) }.map_err(std::io::Error::from)?;
     let weak = Arc::downgrade(live);
+    // A file changed between the world's reading and now is not what serves: reload at once.
+    let read_at = live.current().file_read_at();
     std::thread::Builder::new().name("seam-watch".into()).spawn(move || {
+        let stamps_of = |paths: &[PathBuf]| -> Vec<Stamp> { paths.iter().map(|p| stamp(p)).collect() };
         let mut paths = watched(&world_path);
-        let mut stamps: Vec<Stamp> = paths.iter().map(|p| stamp(p)).collect();
+        let mut stamps = stamps_of(&paths);
+        let mut stale = stamps
+            .iter()
+            .flatten()
+            .any(|(modified, _)| read_at.is_some_and(|read| *modified > read));
         loop {
-            std::thread::sleep(POLL_INTERVAL);
+            if !stale {
+                std::thread::sleep(POLL_INTERVAL);
+            }
             let Some(live) = weak.upgrade() else { return };
-            let now: Vec<Stamp> = paths.iter().map(|p| stamp(p)).collect();
-            if now == stamps && !HANGUP.swap(false, Ordering::Relaxed) {
+            let mut now = stamps_of(&paths);
+            let forced = std::mem::take(&mut stale) | HANGUP.swap(false, Ordering::Relaxed);
+            if now == stamps && !forced {
+                continue;
+            }
+            loop {
+                std::thread::sleep(SETTLE);
+                let again = stamps_of(&paths);
+                if again == now {
+                    break;
+                }
+                now = again;
+            }
+            // An empty world file is one being written: its content comes with the next change.
+            if now.first().is_some_and(|world| world.is_some_and(|(_, len)| len == 0)) {
+                stamps = now;
                 continue;
             }
             // Stamped before the reload: a file written while the world loads differs from its
             // stamp and triggers another reload.
             paths = watched(&world_path);
-            stamps = paths.iter().map(|p| stamp(p)).collect();
+            stamps = stamps_of(&paths);
             report(live.reload());
         }
     })?;

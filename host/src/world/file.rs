@@ -161,6 +161,8 @@ pub struct WorldFile {
     /// Content hash of the text and of the directory its relative paths start from: equal
     /// fingerprints name the same components in the same places.
     pub fingerprint: String,
+    /// When the file was read (None for text): a file changed since was not what loaded.
+    pub read_at: Option<std::time::SystemTime>,
 }
 
 /// A world file that cannot be used. Code WORLD_INVALID.
@@ -203,6 +205,7 @@ impl WorldFile {
 
     pub fn load(path: &Path) -> Result<Self, WorldFileError> {
         let origin = path.display().to_string();
+        let read_at = std::time::SystemTime::now();
         let text = std::fs::read_to_string(path).map_err(|e| WorldFileError {
             origin: origin.clone(),
             message: format!("cannot read: {e}"),
@@ -211,6 +214,7 @@ impl WorldFile {
         let mut file = Self::parse(&text, &origin, base)?;
         let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         file.state_key = Some(format!("file:{}", canonical.display()));
+        file.read_at = Some(read_at);
         Ok(file)
     }
 
@@ -326,6 +330,7 @@ impl WorldFile {
             limits: raw.limits,
             state_key: None,
             fingerprint: super::cache::ComponentCache::content_hash(format!("{}\n{text}", base.display()).as_bytes()),
+            read_at: None,
         })
     }
 }

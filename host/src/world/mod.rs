@@ -353,6 +353,11 @@ impl World {
         &self.file.origin
     }
 
+    /// When the world file was read, for a world loaded from one.
+    pub fn file_read_at(&self) -> Option<std::time::SystemTime> {
+        self.file.read_at
+    }
+
     /// The world's third-party plugins: their grants and limits (for `seam world check`).
     pub fn plugins(&self) -> &[file::Plugin] {
         &self.file.plugins
