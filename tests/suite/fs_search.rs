@@ -250,4 +250,54 @@ fn ripgrep_failures_are_errors_with_a_code() {
         code(&call(&world, "grep", json!({"pattern": "x", "mode": "files"}))),
         Some("INVALID_ARGUMENTS")
     );
+    let across_lines = call(&world, "grep", json!({"pattern": "a\nb"}));
+    assert_eq!(code(&across_lines), Some("SEARCH_INVALID_PATTERN"));
+    assert!(!across_lines.text().contains("--multiline"), "{}", across_lines.text());
+}
+
+#[test]
+fn grep_matches_line_ends_in_crlf_files_and_leaves_out_a_negated_glob() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("dos.txt"), "x\r\nmatch crlf\r\n").unwrap();
+    std::fs::write(ws.join("a.rs"), "Hello\n").unwrap();
+    std::fs::write(ws.join("b.ts"), "Hello\n").unwrap();
+    let world = default_world(&ws);
+    let line_end = call(
+        &world,
+        "grep",
+        json!({"pattern": "crlf$", "output_mode": "content", "path": "dos.txt"}),
+    );
+    assert_eq!(line_end.text(), "dos.txt:2:match crlf", "{line_end:?}");
+    assert_eq!(
+        call(&world, "grep", json!({"pattern": "Hello", "glob": "!*.rs"})).text(),
+        "b.ts"
+    );
+}
+
+#[test]
+fn content_with_wide_context_is_bounded_in_bytes() {
+    let (_dir, ws) = scratch();
+    let filler = "f".repeat(200);
+    let text: String = (0..100_000)
+        .map(|i| {
+            if i % 200 == 0 {
+                "HIT\n".to_owned()
+            } else {
+                format!("{filler}\n")
+            }
+        })
+        .collect();
+    std::fs::write(ws.join("big.txt"), text).unwrap();
+    let world = default_world(&ws);
+    let found = call(
+        &world,
+        "grep",
+        json!({"pattern": "HIT", "output_mode": "content", "context": 99, "path": "big.txt"}),
+    );
+    assert!(found.text().len() < 300 * 1024, "{} bytes", found.text().len());
+    assert!(
+        found.text().contains("stopped at 256 KB of output"),
+        "{}",
+        &found.text()[found.text().len() - 200..]
+    );
 }

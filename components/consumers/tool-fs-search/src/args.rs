@@ -101,7 +101,8 @@ fn push_scope(argv: &mut Vec<String>, scope: &Scope, glob: Option<&PathGlob>) {
 /// scope, narrowed by its glob.
 pub fn grep_argv(args: &GrepArgs, scope: &Scope, glob: Option<&PathGlob>) -> Vec<String> {
     let mut argv = strings(&COMMON);
-    argv.push("--json".to_owned());
+    // `--crlf`: `$` matches before a CRLF line ending too, which no reader of the lines sees.
+    argv.extend(strings(&["--json", "--crlf"]));
     if args.ignore_case {
         argv.push("--ignore-case".to_owned());
     }
@@ -147,6 +148,7 @@ mod tests {
             [
                 "--no-config",
                 "--json",
+                "--crlf",
                 "--ignore-case",
                 "--context",
                 "2",
@@ -167,7 +169,16 @@ mod tests {
         let args = grep(r#"{"pattern": "x"}"#);
         assert_eq!(
             grep_argv(&args, &args.scope("/ws", no_home), None),
-            ["--no-config", "--json", "--max-count", "1", "--regexp", "x", "--"]
+            [
+                "--no-config",
+                "--json",
+                "--crlf",
+                "--max-count",
+                "1",
+                "--regexp",
+                "x",
+                "--"
+            ]
         );
     }
 

@@ -54,7 +54,7 @@ const GREP_SCHEMA: &str = r#"{
     },
     "glob": {
       "type": "string",
-      "description": "Only search files whose path below `path` matches this glob, e.g. `*.rs` or `src/**/*.ts`. Optional."
+      "description": "Only search files whose path below `path` matches this glob, e.g. `*.rs` or `src/**/*.ts`; a leading `!` searches every file but those (`!*.min.js`). Optional."
     },
     "ignore_case": {
       "type": "boolean",

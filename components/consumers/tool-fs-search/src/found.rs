@@ -26,6 +26,9 @@ pub struct Found {
     shown_prefix: String,
     taken: usize,
     pub more: bool,
+    /// Bytes of lines kept (content mode), and whether they reached [`MAX_SHOWN_BYTES`].
+    shown_bytes: usize,
+    full: bool,
     /// A larger limit may be asked for (the limit is below the configured maximum).
     raisable: bool,
     /// Only paths this glob admits count, with the path ripgrep was given (see `path_glob`).
@@ -42,6 +45,10 @@ struct Entry {
     /// A result of this file was counted (a file with only context lines has none).
     counted: bool,
 }
+
+/// Content shown at most, whatever the limit: context lines are not counted against it, and a
+/// model's context is not the place for megabytes of matches.
+const MAX_SHOWN_BYTES: usize = 256 * 1024;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -68,6 +75,8 @@ impl Found {
             shown_prefix: shown_prefix.to_owned(),
             taken: 0,
             more: false,
+            shown_bytes: 0,
+            full: false,
             narrowed: None,
             raisable: true,
         }
@@ -146,11 +155,18 @@ impl Found {
             ) => {
                 // Context belongs to the matches around it and is not counted.
                 let flow = if is_match { self.count() } else { Flow::More };
-                if flow == Flow::More {
-                    let text = cut(&text, self.max_line_chars);
-                    let entry = self.entry(&path);
-                    entry.counted |= is_match;
-                    push_line(&mut entry.lines, &path, if is_match { ':' } else { '-' }, number, &text);
+                if flow == Flow::Enough {
+                    return flow;
+                }
+                let text = cut(&text, self.max_line_chars);
+                let entry = self.entry(&path);
+                let before = entry.lines.len();
+                entry.counted |= is_match;
+                push_line(&mut entry.lines, &path, if is_match { ':' } else { '-' }, number, &text);
+                self.shown_bytes += entry.lines.len() - before;
+                if self.shown_bytes >= MAX_SHOWN_BYTES {
+                    (self.more, self.full) = (true, true);
+                    return Flow::Enough;
                 }
                 flow
             }
@@ -246,7 +262,12 @@ impl Found {
                 }
             }
         }
-        if self.more {
+        if self.full {
+            out.push_str(&format!(
+                "[more results: stopped at {} KB of output; narrow the pattern, path or glob, or ask for less context]",
+                MAX_SHOWN_BYTES / 1024
+            ));
+        } else if self.more {
             let unit = match (self.mode, self.limit) {
                 (Mode::Grep(OutputMode::Content), 1) => "matching line",
                 (Mode::Grep(OutputMode::Content), _) => "matching lines",
@@ -367,6 +388,21 @@ mod tests {
         }
         assert_eq!(found.render(), "a.rs:7:hit too\nb.rs-1-before\nb.rs:2:hit");
         assert!(!found.more);
+    }
+
+    #[test]
+    fn content_stops_at_its_byte_bound_whatever_the_context() {
+        let mut found = Found::grep(OutputMode::Content, 2000, 500, "");
+        let context = "c".repeat(200);
+        let mut taken = 0;
+        while found.take(&line("big.txt", taken + 1, &context, taken % 100 == 0)) == Ok(Flow::More) {
+            taken += 1;
+        }
+        let shown = found.render();
+        assert!(shown.len() < MAX_SHOWN_BYTES + 1024, "{}", shown.len());
+        assert!(shown.ends_with(
+            "[more results: stopped at 256 KB of output; narrow the pattern, path or glob, or ask for less context]"
+        ));
     }
 
     #[test]

@@ -160,11 +160,11 @@ fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_gues
     // A filter that left no file to search is a search that found nothing.
     let nothing_searched = finished.stderr.starts_with("No files were searched");
     let failed = !finished.stopped && finished.outcome.exit_code == Some(RG_ERROR) && !nothing_searched;
-    if failed && found.is_empty() {
-        return Err(seam_guest::ToolResult::error(
-            failure_code(&finished.stderr),
-            finished.stderr.clone(),
-        ));
+    // Files that could not be read (permissions, a dangling link) leave the rest searched.
+    let some_files_only = finished.stderr.lines().all(|line| line.contains("(os error"))
+        && failure_code(&finished.stderr) == "SEARCH_FAILED";
+    if failed && found.is_empty() && !some_files_only {
+        return Err(refusal(&finished.stderr));
     }
     let mut text = if found.is_empty() {
         nothing.to_owned()
@@ -181,6 +181,18 @@ fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_gues
         text.push_str(&format!("\n[some paths could not be searched: {first}]"));
     }
     Ok(seam_guest::ToolResult::text(text))
+}
+
+/// A search ripgrep refused as a whole. Its advice on a pattern that matches a line break
+/// names a flag this tool does not have, so that one is said in the tool's words.
+fn refusal(stderr: &str) -> seam_guest::ToolResult {
+    if stderr.contains("is not allowed in a regex") {
+        return seam_guest::ToolResult::error(
+            "SEARCH_INVALID_PATTERN",
+            "the pattern matches a line break, but grep matches one line at a time: search for text within a line",
+        );
+    }
+    seam_guest::ToolResult::error(failure_code(stderr), stderr.to_owned())
 }
 
 /// What a caller can do about a search ripgrep refused tells the codes apart: fix the pattern,

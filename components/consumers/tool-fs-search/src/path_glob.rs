@@ -6,13 +6,15 @@
 //!
 //! The syntax is gitignore's, as `--glob`'s was: a glob without a slash matches a file's name
 //! at any depth; one with a slash matches the path below the searched directory, `*` never
-//! crossing a `/`. Hidden files and directories are skipped unless the glob names one (a part
+//! crossing a `/`; a leading `!` leaves out the files the rest matches. Hidden files and directories are skipped unless the glob names one (a part
 //! starting with `.`, as in `.github/**/*.yml`).
 
 use globset::{GlobBuilder, GlobMatcher};
 
 pub struct PathGlob {
     matcher: GlobMatcher,
+    /// `!glob`: the files it matches are the ones left out.
+    negated: bool,
     /// Matched against the whole path below the searched directory, not the file's name.
     anchored: bool,
     /// The glob names a hidden part: ripgrep walks hidden entries too.
@@ -24,8 +26,12 @@ pub struct PathGlob {
 impl PathGlob {
     /// SEARCH_INVALID_PATTERN-worthy message when `glob` does not parse.
     pub fn new(glob: &str) -> Result<Self, String> {
-        let relative = glob.strip_prefix('/').unwrap_or(glob);
-        let anchored = relative.len() != glob.len() || relative.trim_end_matches('/').contains('/');
+        let (negated, positive) = match glob.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, glob),
+        };
+        let relative = positive.strip_prefix('/').unwrap_or(positive);
+        let anchored = relative.len() != positive.len() || relative.trim_end_matches('/').contains('/');
         let matcher = GlobBuilder::new(relative)
             .literal_separator(true)
             .backslash_escape(true)
@@ -35,9 +41,11 @@ impl PathGlob {
         let last = relative.rsplit('/').next().unwrap_or(relative);
         Ok(Self {
             matcher,
+            negated,
             anchored,
-            hidden: relative.split('/').any(|part| part.starts_with('.')),
-            name_filter: usable_as_type(last).then(|| last.to_owned()),
+            hidden: !negated && relative.split('/').any(|part| part.starts_with('.')),
+            // A type can only say which files to keep.
+            name_filter: (!negated && usable_as_type(last)).then(|| last.to_owned()),
         })
     }
 
@@ -70,11 +78,12 @@ impl PathGlob {
         if !self.hidden && below.split('/').any(|part| part.starts_with('.')) {
             return false;
         }
-        if self.anchored {
+        let matched = if self.anchored {
             self.matcher.is_match(below)
         } else {
             self.matcher.is_match(below.rsplit('/').next().unwrap_or(below))
-        }
+        };
+        matched != self.negated
     }
 }
 
@@ -100,6 +109,17 @@ mod tests {
 
     fn glob(g: &str) -> PathGlob {
         PathGlob::new(g).expect("a valid glob")
+    }
+
+    #[test]
+    fn a_negated_glob_leaves_out_what_it_matches() {
+        let not_rs = glob("!*.rs");
+        assert!(!not_rs.admits("src/lib.rs", None));
+        assert!(not_rs.admits("src/app.ts", None));
+        assert!(not_rs.rg_flags().is_empty(), "no type filter keeps only .rs files");
+        let not_tests = glob("!tests/**");
+        assert!(!not_tests.admits("tests/a.rs", None));
+        assert!(not_tests.admits("src/a.rs", None));
     }
 
     #[test]
