@@ -153,6 +153,26 @@ fn a_send_after_an_interrupted_command_waits_for_its_own_prompt() {
     agent.close(&id);
 }
 
+/// Output past the scrollback is gone before the send reads it: the send says how much, and a
+/// read's status speaks of the shell, not of a command.
+#[test]
+fn a_send_whose_output_outgrew_the_scrollback_says_so() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let text = agent.send(&id, "seq 1 400000", Some(20_000));
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("[the first ") && first.ends_with(" bytes of output had already left the scrollback]"),
+        "{first}"
+    );
+    let read = agent
+        .call("terminal_read", serde_json::json!({"session_id": id}))
+        .text();
+    assert!(read.ends_with("; shell open]"), "{read}");
+    agent.close(&id);
+}
+
 #[test]
 fn a_read_of_the_terminal_is_reported_as_waiting_for_input_and_the_answer_completes_it() {
     let terminal = TerminalWorld::new();

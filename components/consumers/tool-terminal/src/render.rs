@@ -28,8 +28,12 @@ pub fn send(id: &str, r: &SendResult) -> String {
         },
     };
     let more = if r.more { "; more output: terminal_read" } else { "" };
+    let dropped = match r.dropped {
+        0 => String::new(),
+        bytes => format!("[the first {bytes} bytes of output had already left the scrollback]\n"),
+    };
     format!(
-        "{}\n[{id}: {state}; decided by {}; next byte {}{more}]",
+        "{dropped}{}\n[{id}: {state}; decided by {}; next byte {}{more}]",
         plain(&r.output),
         decided_by(r.decided_by),
         r.next
@@ -44,7 +48,7 @@ pub fn read(id: &str, r: &ReadResult) -> String {
     if r.more {
         notes.push("more output follows".to_owned());
     }
-    notes.push(if r.running { "running" } else { "shell exited" }.to_owned());
+    notes.push(if r.running { "shell open" } else { "shell exited" }.to_owned());
     format!("{}\n[{id}: {}]", plain(&r.output), notes.join("; "))
 }
 

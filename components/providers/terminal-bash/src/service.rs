@@ -92,8 +92,13 @@ impl Guest for crate::Provider {
             return Err(errors::error(
                 errors::SPAWN_FAILED,
                 format!(
-                    "{shell} never showed its prompt marker (decided by {:?})",
-                    ready.decided_by
+                    "{shell} never showed its prompt marker ({}); the shell must be bash, which runs \
+                     PROMPT_COMMAND",
+                    match ready.decided_by {
+                        DecidedBy::Exited => "it exited",
+                        DecidedBy::Timeout => "it timed out",
+                        _ => "it waits for input instead",
+                    }
                 ),
             ));
         }
@@ -152,6 +157,7 @@ impl Guest for crate::Provider {
             exit_code: decision.exit_code,
             next,
             more,
+            dropped: chunk.start.saturating_sub(start),
         })
     }
 
