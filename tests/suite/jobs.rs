@@ -136,7 +136,7 @@ fn killing_a_job_leaves_no_descendant_and_no_zombie() {
 
     let killed = a.call("job_kill", json!({"job_id": id}));
     assert!(
-        killed.text().starts_with(&format!("Killed {id} killed")),
+        killed.text().starts_with(&format!("{id} killed")) && killed.text().contains("(stopped by this call)."),
         "{}",
         killed.text()
     );

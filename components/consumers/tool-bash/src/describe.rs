@@ -24,7 +24,8 @@ that runs out of time is terminated with all its child processes and the result 
 - Long-running programs (servers, watchers, long builds) go in the background: pass \
 `run_in_background: true` and the call returns a job id (job-N) at once, with no timeout. \
 Read the job's output with job_output, list jobs with job_list, stop one with job_kill; a \
-later result tells you when it ended.";
+later result tells you when it ended. A process a command leaves running (`&`, `nohup`, \
+`setsid`) is stopped when the command ends.";
 
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",

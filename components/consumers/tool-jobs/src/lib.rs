@@ -85,7 +85,7 @@ fn kill(owner: &str, a: args::Kill) -> Result<String, Error> {
     }
     let info = jobs::kill(owner, &a.job_id)?;
     Ok(match info.state {
-        jobs::State::Killed => format!("Killed {}.", render::job(&info)),
+        jobs::State::Killed => format!("{} (stopped by this call).", render::job(&info)),
         _ => format!("{} had already ended.", render::job(&info)),
     })
 }

@@ -75,7 +75,9 @@ impl Guest for SandboxPolicy {
         let what = match policy.mode {
             Mode::ReadOnly => "commands may read files but change nothing in the filesystem".to_string(),
             Mode::WorkspaceWrite => format!(
-                "commands may change files only inside the workspace {} and the temp dir ({})",
+                "commands may change files only inside the workspace {} and the temp dir ({}); \
+                 the temp dir may be private to each command, so keep nothing there that a later \
+                 command needs",
                 policy.workspace_root,
                 policy.writable_roots.join(", ")
             ),
