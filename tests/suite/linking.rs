@@ -122,6 +122,15 @@ fn unknown_builtins_and_bad_files_are_refused_clearly() {
     std::fs::write(&junk, b"not wasm").unwrap();
     let (code, _) = refusal(&format!("tools = [{:?}]", path(&junk)), dir.path());
     assert_eq!(code, "COMPONENT_INVALID");
+    for workspace in [dir.path().join("missing"), junk] {
+        let text = format!("workspace = {:?}", path(&workspace));
+        let file = seam_host::WorldFile::parse(&text, "test world", dir.path()).unwrap();
+        let error = seam_host::World::load(runtime(), file, None)
+            .err()
+            .expect("the world is refused");
+        assert_eq!(error.code(), "WORLD_WORKSPACE_INVALID", "{error}");
+        assert!(error.to_string().contains(&path(&workspace)), "{error}");
+    }
 }
 
 #[test]

@@ -157,10 +157,17 @@ impl World {
             .map(Path::to_path_buf)
             .or_else(|| file.workspace.clone())
             .unwrap_or_else(|| PathBuf::from("."));
-        let workspace = std::fs::canonicalize(&workspace).map_err(|e| WorldError::Workspace {
-            path: workspace.display().to_string(),
-            message: e.to_string(),
-        })?;
+        let absolute = std::path::absolute(&workspace).unwrap_or_else(|_| workspace.clone());
+        let refused = |message: String| WorldError::Workspace {
+            path: absolute.display().to_string(),
+            message,
+        };
+        let workspace = std::fs::canonicalize(&workspace).map_err(|e| refused(e.to_string()))?;
+        if !workspace.is_dir() {
+            return Err(refused(
+                "not a directory: the workspace is the directory tools work in".into(),
+            ));
+        }
         let mut wanted = placements(&file);
         if let Some(keep) = keep {
             wanted = summary::subset(wanted, keep);
