@@ -99,7 +99,21 @@ function parseObject(text) {
   return value;
 }
 
-// The schema's top level: required fields, unknown fields, and each field's JSON type.
+// A field's `enum`, and `minimum` / `maximum` for a number.
+function checkBounds(name, value, property) {
+  if (Array.isArray(property.enum) && !property.enum.some((allowed) => allowed === value)) {
+    throw new Error(`\`${name}\` must be one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+  }
+  if (typeof value !== 'number') return;
+  if (typeof property.minimum === 'number' && value < property.minimum) {
+    throw new Error(`\`${name}\` must be at least ${property.minimum}`);
+  }
+  if (typeof property.maximum === 'number' && value > property.maximum) {
+    throw new Error(`\`${name}\` must be at most ${property.maximum}`);
+  }
+}
+
+// The schema's top level: required fields, unknown fields, each field's JSON type and bounds.
 function checkArguments(args, schema) {
   const properties = schema.properties ?? {};
   for (const name of schema.required ?? []) {
@@ -113,6 +127,7 @@ function checkArguments(args, schema) {
     }
     const isType = JSON_TYPES[property.type];
     if (isType && !isType(value)) throw new Error(`\`${name}\` must be of type ${property.type}`);
+    checkBounds(name, value, property);
   }
 }
 

@@ -4,7 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definePlugin, ToolError } from '../lib/seam-plugin.js';
 
-const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { n: { type: 'integer', minimum: 1, maximum: 6 }, mode: { type: 'string', enum: ['fast', 'slow'] } },
+  required: ['n'],
+  additionalProperties: false,
+};
 const call = (name, args) => ({ name, arguments: JSON.stringify(args), session: { id: 's', cwd: '/', agent: 'a' }, callId: 'c' });
 const plugin = (run) => definePlugin([{ name: 't', description: 'd', schema, run }]);
 const invoke = (run, args = { n: 1 }) => plugin(run).invoke(call('t', args));
@@ -35,11 +40,13 @@ test('a return the host cannot take fails the call instead of trapping', () => {
 test('bad arguments are refused before the tool runs', () => {
   let ran = false;
   const run = () => { ran = true; return 'ran'; };
-  for (const args of [{}, { n: 'x' }, { n: 1, extra: true }]) {
+  for (const args of [{}, { n: 'x' }, { n: 1, extra: true }, { n: 0 }, { n: 7 }, { n: 1, mode: 'medium' }]) {
     assert.equal(invoke(run, args).code, 'INVALID_ARGUMENTS', JSON.stringify(args));
   }
   assert.equal(plugin(run).invoke({ ...call('t', {}), arguments: '[1]' }).code, 'INVALID_ARGUMENTS');
   assert.equal(ran, false);
+  assert.equal(invoke(run, { n: 6, mode: 'slow' }).isError, false);
+  assert.equal(ran, true);
 });
 
 test('errors keep their code; anything else thrown is PLUGIN_FAILED', () => {

@@ -156,7 +156,7 @@ def parse_object(text: str) -> Dict[str, Any]:
 
 
 def check_arguments(args: Dict[str, Any], schema: Dict[str, Any]) -> None:
-    """The schema's top level: required fields, unknown fields, and each field's JSON type."""
+    """The schema's top level: required fields, unknown fields, each field's JSON type and bounds."""
     properties = schema.get("properties", {})
     for name in schema.get("required", []):
         if name not in args:
@@ -166,11 +166,25 @@ def check_arguments(args: Dict[str, Any], schema: Dict[str, Any]) -> None:
             if schema.get("additionalProperties", True) is False:
                 raise ValueError(f"unknown field `{name}`, expected one of {', '.join(properties)}")
             continue
-        wanted = properties[name].get("type")
+        field = properties[name]
+        wanted = field.get("type")
         kinds = JSON_TYPES.get(wanted) if isinstance(wanted, str) else None
         # bool is an int in Python; JSON keeps them apart.
         if kinds and (not isinstance(value, kinds) or (isinstance(value, bool) and wanted != "boolean")):
             raise ValueError(f"`{name}` must be of type {wanted}")
+        check_bounds(name, value, field)
+
+
+def check_bounds(name: str, value: Any, field: Dict[str, Any]) -> None:
+    """A field's `enum`, and `minimum` / `maximum` for a number."""
+    if "enum" in field and value not in field["enum"]:
+        raise ValueError(f"`{name}` must be one of {', '.join(json.dumps(v) for v in field['enum'])}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    if "minimum" in field and value < field["minimum"]:
+        raise ValueError(f"`{name}` must be at least {field['minimum']}")
+    if "maximum" in field and value > field["maximum"]:
+        raise ValueError(f"`{name}` must be at most {field['maximum']}")
 
 
 class Tool(exports.Tool):
@@ -194,6 +208,9 @@ class Tool(exports.Tool):
             return error_result(error.code, error.message)
         except Exception as error:  # noqa: BLE001 - any bug in a tool fails only its call
             return error_result(PLUGIN_FAILED, f"{call.name} failed: {type(error).__name__}: {error}")
+        except SystemExit as exit:
+            # No process to end here: exiting would trap the whole component.
+            return error_result(PLUGIN_FAILED, f"{call.name} called sys.exit({exit.code!r}); a tool returns instead")
         if isinstance(result, str):
             return text_result(result)
         if isinstance(result, types.ToolResult):

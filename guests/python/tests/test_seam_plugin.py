@@ -75,7 +75,10 @@ from wit_world.imports import tool_types  # noqa: E402
 
 SCHEMA = {
     "type": "object",
-    "properties": {"n": {"type": "integer"}},
+    "properties": {
+        "n": {"type": "integer", "minimum": 1, "maximum": 6},
+        "mode": {"type": "string", "enum": ["fast", "slow"]},
+    },
     "required": ["n"],
     "additionalProperties": False,
 }
@@ -103,7 +106,10 @@ class Invoke(unittest.TestCase):
 
     def test_bad_arguments_are_refused_before_the_tool_runs(self):
         ran = []
-        for arguments in ["{}", '{"n": "x"}', '{"n": true}', '{"n": 1, "extra": 1}', "[1]", "{"]:
+        for arguments in [
+            "{}", '{"n": "x"}', '{"n": true}', '{"n": 1, "extra": 1}', "[1]", "{",
+            '{"n": 0}', '{"n": 7}', '{"n": 1, "mode": "medium"}',
+        ]:
             result = invoke(lambda args, ctx: ran.append(args) or "ran", arguments)
             self.assertEqual(result.code, "INVALID_ARGUMENTS", arguments)
         self.assertEqual(ran, [])
@@ -120,6 +126,14 @@ class Invoke(unittest.TestCase):
         self.assertEqual(failed.code, "PLUGIN_FAILED")
         self.assertIn("t failed: KeyError", failed.content[0].value)
         self.assertEqual(invoke(lambda args, ctx: "x", name="other").code, "UNKNOWN_TOOL")
+
+    def test_arguments_within_bounds_reach_the_tool(self):
+        self.assertEqual(invoke(lambda args, ctx: "ran", '{"n": 6, "mode": "slow"}'), seam_plugin.text_result("ran"))
+
+    def test_sys_exit_fails_the_call_instead_of_the_component(self):
+        result = invoke(lambda args, ctx: sys.exit(3))
+        self.assertEqual(result.code, "PLUGIN_FAILED")
+        self.assertIn("sys.exit(3)", result.content[0].value)
 
     def test_seams_the_world_does_not_import_fail_the_call_by_name(self):
         result = invoke(lambda args, ctx: ctx.read_text("a.txt"))
