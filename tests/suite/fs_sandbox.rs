@@ -45,6 +45,14 @@ fn workspace_write_allows_the_workspace_and_nothing_around_it() {
         denied(json!({"op": "write", "path": "sub/../../outside/f.txt", "content": "x"})),
         "FS_SANDBOX_DENIED"
     );
+    let through_link = probe(&world, json!({"op": "write", "path": "escape/f.txt", "content": "x"}));
+    let leads_to = format!("(it leads to {})", s(&outside.canonicalize().unwrap().join("f.txt")));
+    assert!(
+        through_link
+            .as_ref()
+            .is_err_and(|(_, message)| message.contains(&leads_to)),
+        "the denial names where the link leads: {through_link:?}"
+    );
     assert_eq!(
         denied(json!({"op": "write", "path": "escape/f.txt", "content": "x"})),
         "FS_SANDBOX_DENIED"

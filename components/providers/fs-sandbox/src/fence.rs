@@ -45,10 +45,16 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
 }
 
 fn denied(target: &Target, policy: &Policy, why: &str) -> Error {
+    // Through a symlink the path shown is not the one judged: say where it leads.
+    let leads = if target.key != target.display_path && target.key.starts_with('/') {
+        format!(" (it leads to {})", target.key)
+    } else {
+        String::new()
+    };
     Error {
         code: SANDBOX_DENIED.to_owned(),
         message: format!(
-            "writing {} is denied under the {} sandbox: {why}",
+            "writing {}{leads} is denied under the {} sandbox: {why}",
             target.display_path,
             mode_name(policy.mode)
         ),
