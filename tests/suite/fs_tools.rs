@@ -109,6 +109,9 @@ fn read_image_returns_the_image_base64_with_its_mime_type() {
     assert_eq!(output.stdout, PNG, "the base64 decodes to the file");
     let text = call(&world, "read_image", json!({"file_path": "notes.txt"}));
     assert_eq!(code(&text), Some("IMAGE_UNSUPPORTED"));
+    std::fs::write(ws.join("cut.png"), &PNG[..30]).unwrap();
+    let cut = call(&world, "read_image", json!({"file_path": "cut.png"}));
+    assert_eq!(code(&cut), Some("IMAGE_DAMAGED"), "{}", cut.text());
 }
 
 #[test]

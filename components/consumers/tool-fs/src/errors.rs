@@ -7,6 +7,8 @@ use crate::bindings::seam::fs::types::Error;
 
 /// The tool's own code for a file that is not an image it can return.
 pub const IMAGE_UNSUPPORTED: &str = "IMAGE_UNSUPPORTED";
+/// The tool's own code for an image cut short or damaged, which a model's API would refuse.
+pub const IMAGE_DAMAGED: &str = "IMAGE_DAMAGED";
 /// The fs seam's code for an edit whose text is not in the file.
 pub const EDIT_NO_MATCH: &str = "FS_EDIT_NO_MATCH";
 /// The tool's settings in the world file are malformed.

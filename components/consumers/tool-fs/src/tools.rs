@@ -140,6 +140,12 @@ pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result
             ),
         ));
     };
+    if let Some(why) = image::damage(mime_type, &file.data) {
+        return Err(ToolResult::error(
+            errors::IMAGE_DAMAGED,
+            format!("{} is a damaged {mime_type} image: {why}", target.display_path),
+        ));
+    }
     Ok(ToolResult {
         content: vec![seam_guest::Content::Image {
             data: seam_guest::base64::encode(&file.data),
