@@ -133,6 +133,18 @@ fn a_refused_world_is_json_with_its_code_under_json() {
         let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON on stdout");
         assert_eq!(answer["refused"]["code"], code, "{answer}");
         assert!(answer["refused"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        let world = ["--world", file.to_str().unwrap()];
+        let tools = seam(&[&world[..], &["tools", "--json"]].concat(), None);
+        assert_eq!(tools.status.code(), Some(2));
+        let answer: serde_json::Value = serde_json::from_str(&stdout(&tools)).expect("JSON on stdout");
+        assert_eq!(answer["refused"]["code"], code, "{answer}");
+        let called = seam(&[&world[..], &["call", "--json", "bash", "{}"]].concat(), None);
+        assert_eq!(called.status.code(), Some(2));
+        let answer: serde_json::Value = serde_json::from_str(&stdout(&called)).expect("JSON on stdout");
+        assert_eq!(
+            (&answer["code"], &answer["is_error"]),
+            (&serde_json::json!(code), &serde_json::json!(true))
+        );
     }
 }
 

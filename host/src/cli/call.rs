@@ -14,7 +14,7 @@ pub struct Args {
     arguments: String,
     /// Print the whole result as JSON: {content, is_error, code}.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
     /// each with one JSON line. All calls share one session of one world; a line
     /// {"sandbox_mode": MODE} changes that session's standing sandbox mode. At the end of input

@@ -10,10 +10,7 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
     let world = match super::load(cli, file) {
         Ok(world) => world,
         Err(e) if json => {
-            let (code, message) = match e.downcast_ref::<super::Refused>() {
-                Some(refused) => (refused.code, refused.message.clone()),
-                None => ("WORLD_INVALID", format!("{e:#}")),
-            };
+            let (code, message) = super::refusal(&e);
             say!("{}", serde_json::json!({"refused": {"code": code, "message": message}}))?;
             return Ok(ExitCode::FAILURE);
         }

@@ -124,6 +124,18 @@ pub fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) if reader_gone(&e) => ExitCode::SUCCESS,
+        // Asked for JSON, a caller gets JSON on stdout even when the world would not load.
+        Err(e) if e.downcast_ref::<Refused>().is_some() && wants_json(&cli.command) => {
+            let (code, message) = refusal(&e);
+            let answer = match cli.command {
+                Command::Call(_) => serde_json::json!({
+                    "content": [{"type": "text", "text": message}], "is_error": true, "code": code
+                }),
+                _ => serde_json::json!({"refused": {"code": code, "message": message}}),
+            };
+            println!("{answer}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("seam: {e:#}");
             ExitCode::from(2)
@@ -162,6 +174,23 @@ fn world_file(cli: &Cli, file: Option<PathBuf>) -> anyhow::Result<WorldFile> {
         Some(path) => WorldFile::load(&path).map_err(|e| Refused::from(WorldError::from(e)))?,
         None => WorldFile::default_world(),
     })
+}
+
+/// Whether the command prints JSON (`--json`).
+fn wants_json(command: &Command) -> bool {
+    match command {
+        Command::Tools(args) => args.json,
+        Command::Call(args) => args.json,
+        _ => false,
+    }
+}
+
+/// A load failure's code and message: a refused world's own, else WORLD_INVALID.
+fn refusal(e: &anyhow::Error) -> (&'static str, String) {
+    match e.downcast_ref::<Refused>() {
+        Some(refused) => (refused.code, refused.message.clone()),
+        None => ("WORLD_INVALID", format!("{e:#}")),
+    }
 }
 
 /// A world that would not load, with its stable code: `[CODE] message` as text.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// Print the tools as a JSON array (name, description, input_schema, component).
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {

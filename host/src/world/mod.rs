@@ -636,7 +636,12 @@ impl Runtime {
         let compiled = match component {
             ComponentRef::Builtin(builtin) => {
                 let Some(b) = builtin::find(builtin) else {
-                    let known: Vec<&str> = builtin::BUILTINS.iter().map(|b| b.name).collect();
+                    // The bench's own components are no one's to name.
+                    let known: Vec<&str> = builtin::BUILTINS
+                        .iter()
+                        .filter(|b| b.kind != builtin::BuiltinKind::Bench)
+                        .map(|b| b.name)
+                        .collect();
                     return Err(WorldError::UnknownComponent(format!(
                         "{origin}: no built-in component named {builtin:?} (built-ins: {known}; a path must end in .wasm; `seam world components` says what each does)",
                         origin = file.origin,
