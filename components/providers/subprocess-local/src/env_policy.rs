@@ -1,7 +1,8 @@
 //! The environment policy: the one place that decides what a spawned process sees.
 
 /// Name fragments that mark a credential, matched case-insensitively anywhere in the name.
-const CREDENTIAL_FRAGMENTS: [&str; 4] = ["KEY", "PASSWORD", "SECRET", "TOKEN"];
+/// Not AUTH: SSH_AUTH_SOCK and XAUTHORITY are what git and X clients need, not secrets.
+const CREDENTIAL_FRAGMENTS: [&str; 7] = ["KEY", "PASSWORD", "PASSWD", "SECRET", "TOKEN", "CREDENTIAL", "COOKIE"];
 
 /// The host's own settings, withheld so they cannot steer a nested agent or leak through it.
 const HOST_PREFIX: &str = "SEAM_";
@@ -73,6 +74,10 @@ mod tests {
             ("db_password", "x"),
             ("ClientSecret", "x"),
             ("GITHUB_TOKEN", "x"),
+            ("MYSQL_PASSWD", "x"),
+            ("GOOGLE_APPLICATION_CREDENTIALS", "x"),
+            ("SESSION_COOKIE", "x"),
+            ("SSH_AUTH_SOCK", "/run/agent"),
             ("SEAM_LOG", "debug"),
             ("seam_world", "x"),
             ("K", "short"),
@@ -80,7 +85,12 @@ mod tests {
         ]);
         assert_eq!(
             spawn_env(parent, vec![]),
-            vars(&[("PATH", "/usr/bin"), ("K", "short"), ("HOME", "/root")])
+            vars(&[
+                ("PATH", "/usr/bin"),
+                ("SSH_AUTH_SOCK", "/run/agent"),
+                ("K", "short"),
+                ("HOME", "/root")
+            ])
         );
     }
 
