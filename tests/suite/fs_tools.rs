@@ -35,8 +35,17 @@ fn read_numbers_lines_in_windows() {
     );
     let absolute = call(&world, "read", json!({"file_path": ws.join("ten.txt"), "offset": 10}));
     assert_eq!(absolute.text(), "    10\tline 10");
+    for lines_from_one in [json!({"limit": 0}), json!({"offset": 0})] {
+        let mut args = lines_from_one;
+        args["file_path"] = json!("ten.txt");
+        assert_eq!(code(&call(&world, "read", args)), Some("INVALID_ARGUMENTS"));
+    }
     assert_eq!(
-        code(&call(&world, "read", json!({"file_path": "ten.txt", "limit": 0}))),
+        code(&call(&world, "read", json!({"file_path": ""}))),
+        Some("INVALID_ARGUMENTS")
+    );
+    assert_eq!(
+        code(&call(&world, "glob", json!({"pattern": ""}))),
         Some("INVALID_ARGUMENTS")
     );
     assert_eq!(

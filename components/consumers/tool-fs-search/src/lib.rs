@@ -67,6 +67,12 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     match call.name.as_str() {
         describe::GLOB => {
             let args: GlobArgs = seam_guest::args::parse(&call.arguments)?;
+            if args.pattern.is_empty() {
+                return Err(seam_guest::ToolResult::error(
+                    seam_guest::args::INVALID_ARGUMENTS,
+                    "invalid arguments: pattern is empty; `*` matches every file",
+                ));
+            }
             let (found, finished) = searched(&args.scope(cwd, context::home), |scope| {
                 let glob = narrowing(scope)?;
                 let argv = args::glob_argv(scope, glob.as_ref());

@@ -18,22 +18,25 @@ use crate::line_ends;
 use crate::render::{self, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
+    if file_path.is_empty() {
+        return Err(ToolResult::error(
+            seam_guest::args::INVALID_ARGUMENTS,
+            "invalid arguments: file_path is empty; give the file's path",
+        ));
+    }
     let path = seam_guest::paths::in_session(Some(file_path), &session.cwd, context::home);
     fs::resolve(&path, &session.cwd).map_err(errors::from_fs)
 }
 
 pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
-    if args.limit == Some(0) {
+    if args.limit == Some(0) || args.offset == Some(0) {
         return Err(ToolResult::error(
             seam_guest::args::INVALID_ARGUMENTS,
-            "invalid arguments: limit must be at least 1",
+            "invalid arguments: offset and limit count lines from 1",
         ));
     }
     let target = resolve(&args.file_path, session)?;
-    let (offset, limit) = (
-        args.offset.unwrap_or(1).max(1),
-        args.limit.unwrap_or(config.default_limit),
-    );
+    let (offset, limit) = (args.offset.unwrap_or(1), args.limit.unwrap_or(config.default_limit));
     // Only the window crosses from the provider; the whole file is still read and checked.
     let lines = LineWindow {
         first: u64::from(offset),
