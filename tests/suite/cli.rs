@@ -68,6 +68,11 @@ fn batch_answers_each_line_in_one_world() {
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["content"][0]["text"], "one");
     assert_eq!(lines[1]["code"], "INVALID_REQUEST");
+    let why = lines[1]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("(expected ident at line 1 column 2)"),
+        "the parser's reason: {why}"
+    );
     // A line that is not UTF-8 is a bad line too; the lines after it still run.
     assert_eq!(lines[2]["code"], "INVALID_REQUEST");
     assert_eq!(lines[3]["content"][0]["text"], "two");

@@ -132,11 +132,13 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
                 args: None,
                 sandbox_mode: Some(mode),
             }) => set_mode(world, &mode),
-            _ => ToolResult::error(
+            other => ToolResult::error(
                 "INVALID_REQUEST",
                 format!(
-                    "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}} or {{\"sandbox_mode\": MODE}}",
-                    index + 1
+                    "line {}: expected {{\"tool\": NAME, \"args\": {{...}}}} or {{\"sandbox_mode\": MODE}}{}",
+                    index + 1,
+                    // What serde saw wrong (bad JSON, an unknown key) says what to fix.
+                    other.err().map(|e| format!(" ({e})")).unwrap_or_default()
                 ),
             ),
         };
