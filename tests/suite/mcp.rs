@@ -312,3 +312,56 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     assert_eq!(unknown["message"], "method not found: no/such/method");
     assert_eq!(answers[&4]["result"], json!({}), "{}", answers[&4]);
 }
+
+/// A client that closes stdin while a call runs is gone: the call is cancelled and its process
+/// tree ended at once, and the server exits without waiting for an answer no one will read.
+#[test]
+fn a_client_gone_mid_call_ends_the_call_and_the_server_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = unique_seconds(300);
+    let mut server = Command::new(env!("CARGO_BIN_EXE_seam"))
+        .arg("--workspace")
+        .arg(dir.path())
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    writeln!(stdin, "{initialize}").unwrap();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|line| line.is_ok_and(|l| l.contains("\"id\":1")))
+    );
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"command": format!("sleep {marker}")}}});
+    writeln!(stdin, "{call}").unwrap();
+    assert!(
+        eventually(Duration::from_secs(20), || !processes_with(&marker).is_empty()),
+        "the command started"
+    );
+    let closed = std::time::Instant::now();
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+    assert!(
+        closed.elapsed() < Duration::from_secs(3),
+        "exited after {:?}",
+        closed.elapsed()
+    );
+    assert!(
+        processes_with(&marker).is_empty(),
+        "left running: {:?}",
+        processes_with(&marker)
+    );
+}

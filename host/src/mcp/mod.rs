@@ -8,6 +8,7 @@
 
 mod asker;
 mod calls;
+mod client_gone;
 mod convert;
 mod progress;
 mod server;
@@ -48,11 +49,14 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
         .build()?;
     let server = SeamServer::new(world.clone());
     let (calls, agents, live, log_level) = (server.calls(), server.agents(), world.clone(), server.log_level());
+    let watching_stdin = calls.clone();
     let served = runtime.block_on(async move {
         // Pipes (how MCP clients start servers) are read on the IO reactor rather than through
         // the blocking pool: one thread hop less per message.
+        let (stdin, stdout) = rmcp::transport::stdio_pipes();
+        let stdin = client_gone::CancelOnEof::new(stdin, watching_stdin);
         let service = server
-            .serve(rmcp::transport::stdio_pipes())
+            .serve((stdin, stdout))
             .await
             .map_err(|e| ServeError::Initialize(Box::new(e)))?;
         let report = swaps::reporter(service.peer().clone(), tokio::runtime::Handle::current(), log_level);
