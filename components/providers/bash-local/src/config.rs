@@ -51,8 +51,22 @@ impl Config {
     }
 
     fn parse(json: &str) -> Result<Self, Error> {
-        seam_guest::json::from_object(json)
-            .map_err(|message| errors::config_invalid(format!("bash-local config: {message}")))
+        let config: Self = seam_guest::json::from_object(json)
+            .map_err(|message| errors::config_invalid(format!("bash-local config: {message}")))?;
+        // Each of these at 0 would fail or empty every command, which no one means.
+        let zero = [
+            ("max_output_bytes", config.max_output_bytes),
+            ("max_timeout_ms", u64::from(config.max_timeout_ms)),
+            ("default_timeout_ms", u64::from(config.default_timeout_ms)),
+        ]
+        .into_iter()
+        .find(|(_, value)| *value == 0);
+        match zero {
+            Some((name, _)) => Err(errors::config_invalid(format!(
+                "bash-local config: {name} must be at least 1"
+            ))),
+            None => Ok(config),
+        }
     }
 }
 
@@ -78,7 +92,14 @@ mod tests {
 
     #[test]
     fn misspelled_or_mistyped_fields_are_refused() {
-        for json in [r#"{"max_output": 1}"#, r#"{"grace_ms": -1}"#, "[]", "{"] {
+        for json in [
+            r#"{"max_output": 1}"#,
+            r#"{"grace_ms": -1}"#,
+            r#"{"max_output_bytes": 0}"#,
+            r#"{"default_timeout_ms": 0}"#,
+            "[]",
+            "{",
+        ] {
             let error = Config::parse(json).err().map(|error| error.code);
             assert_eq!(error.as_deref(), Some("SHELL_CONFIG_INVALID"), "{json}");
         }
