@@ -15,6 +15,12 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
         say!("{}", serde_json::to_string_pretty(world.tools())?)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if world.tools().is_empty() {
+        eprintln!(
+            "seam: {} has no tools: list tool components under `tools = [...]` or [[plugins]]",
+            world.origin()
+        );
+    }
     for tool in world.tools() {
         say!("{}  (from {})", tool.name, tool.component)?;
         for line in tool.description.lines() {
