@@ -131,6 +131,23 @@ fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns()
     agent.close(&id);
 }
 
+/// The list shows where the shell is now, after its `cd`s, not where it started.
+#[test]
+fn the_list_shows_the_shell_s_current_directory() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().canonicalize().unwrap();
+    expect_status(
+        &agent.send(&id, &format!("cd {}", target.display()), None),
+        "done, exit code 0",
+    );
+    let list = agent.call("terminal_list", serde_json::json!({})).text();
+    assert!(list.contains(&format!("cwd={}", target.display())), "{list}");
+    agent.close(&id);
+}
+
 /// A command left running and then interrupted prints its prompt around the next send: that
 /// prompt is not the next command's, even when the next command is quiet.
 #[test]

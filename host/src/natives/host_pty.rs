@@ -111,6 +111,10 @@ impl wit::HostSession for Lane {
         Ok(self.pty(&this)?.shell_group())
     }
 
+    fn shell_cwd(&mut self, this: Resource<PtyHandle>) -> Result<Option<String>> {
+        Ok(self.pty(&this)?.shell_cwd())
+    }
+
     fn adopt_foreground_as_shell(&mut self, this: Resource<PtyHandle>) -> Result<Result<i32, wit::Error>> {
         Ok(self.pty(&this)?.adopt_foreground_as_shell().map_err(error))
     }

@@ -70,6 +70,10 @@ impl GuestTerminal for LocalTerminal {
             .map_err(errors::from_pty)
     }
 
+    fn shell_cwd(&self) -> Option<String> {
+        self.session.shell_cwd()
+    }
+
     fn signal_foreground(&self, signal: i32) -> Result<(), Error> {
         self.session.signal_foreground(signal).map_err(errors::from_pty)
     }

@@ -22,6 +22,11 @@ fn lossy(data: &[u8]) -> String {
 fn info(id: &str, record: &Record) -> SessionInfo {
     let terminal = subprocess::attach_terminal(record.terminal).ok();
     let exit = terminal.as_ref().map(|t| t.exited());
+    // Where the shell is now, after its `cd`s; where it started once that cannot be known.
+    let cwd = terminal
+        .as_ref()
+        .and_then(|t| t.shell_cwd())
+        .unwrap_or_else(|| record.cwd.clone());
     let foreground = match (&exit, terminal.map(|t| t.foreground())) {
         (Some(None), Some(Ok(f))) if f.waiting_for_input => ForegroundState::ReadingInput,
         (Some(None), Some(Ok(f))) if !f.is_shell => ForegroundState::Program,
@@ -30,7 +35,7 @@ fn info(id: &str, record: &Record) -> SessionInfo {
     SessionInfo {
         id: id.to_owned(),
         owner: record.owner.clone(),
-        cwd: record.cwd.clone(),
+        cwd,
         shell: record.shell.clone(),
         rows: record.rows,
         cols: record.cols,

@@ -225,6 +225,15 @@ impl PtySession {
         self.shell_group.load(Ordering::Relaxed)
     }
 
+    /// The shell's current directory: the shell leads its group, so the group's id is its pid.
+    pub fn shell_cwd(&self) -> Option<String> {
+        if self.exited().is_some() {
+            return None;
+        }
+        let cwd = std::fs::read_link(format!("/proc/{}/cwd", self.shell_group())).ok()?;
+        Some(cwd.to_string_lossy().into_owned())
+    }
+
     /// The group in the foreground now is the shell's from here on. A shell started through a
     /// launcher (a sandbox) is not the session's first process; once it shows its prompt, it
     /// holds the foreground. Returns that group.
