@@ -165,6 +165,15 @@ fn a_broken_world_is_refused_the_old_one_keeps_serving_and_the_client_hears_why(
     assert!(!live.ask("list")["tools"].as_array().unwrap().contains(&json!("ok")));
 }
 
+/// The counter provider and, as a plugin granted it, the counter tool (its tools: `ok`, ...).
+fn counter_plugin() -> String {
+    format!(
+        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
+        fixture("fixture-counter").display().to_string(),
+        fixture("fixture-counter-tool").display().to_string()
+    )
+}
+
 #[test]
 fn adding_a_tool_announces_the_new_tool_list() {
     let dir = tempfile::tempdir().unwrap();
@@ -172,11 +181,7 @@ fn adding_a_tool_announces_the_new_tool_list() {
     std::fs::write(&path, bash_world(".", "")).unwrap();
     let mut live = Live::start(&path);
     assert_eq!(live.ask("list")["tools"], json!(["bash"]));
-    let plugin = format!(
-        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
-        fixture("fixture-counter").display().to_string(),
-        fixture("fixture-counter-tool").display().to_string()
-    );
+    let plugin = counter_plugin();
     rewrite(&path, &bash_world(".", &plugin));
     assert_eq!(live.ask("wait tools")["notification"]["kind"], "tools");
     let tools = live.ask("list")["tools"].clone();
@@ -324,6 +329,25 @@ fn sighup_forces_a_reload_the_watcher_could_not_see() {
     assert_eq!(heard["notification"]["data"]["code"], "LINK_MISSING", "{heard}");
 }
 
+/// `world`, loaded from `path`, served live and watched in this process: each swap's outcome
+/// (whether the tools changed) arrives on the receiver.
+fn watched(
+    world: seam_host::World,
+    path: &Path,
+    workspace: &Path,
+) -> (
+    std::sync::Arc<LiveWorld>,
+    std::sync::mpsc::Receiver<Result<bool, String>>,
+) {
+    let live = std::sync::Arc::new(LiveWorld::new(runtime().clone(), world, Some(path), Some(workspace)));
+    let (swapped, swaps) = std::sync::mpsc::channel();
+    seam_host::live::watch::spawn(&live, move |outcome| {
+        let _ = swapped.send(outcome.map(|s| s.tools_changed).map_err(|e| e.to_string()));
+    })
+    .unwrap();
+    (live, swaps)
+}
+
 /// A world file changed after the world was read but before watching began (while an MCP
 /// client initialised, say) is seen at once, though it will not change again.
 #[test]
@@ -332,18 +356,8 @@ fn a_change_made_before_watching_began_is_swapped_in() {
     let path = dir.path().join("world.toml");
     std::fs::write(&path, bash_world(".", "")).unwrap();
     let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), Some(dir.path())).unwrap();
-    let plugin = format!(
-        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
-        fixture("fixture-counter").display().to_string(),
-        fixture("fixture-counter-tool").display().to_string()
-    );
-    rewrite(&path, &bash_world(".", &plugin));
-    let live = std::sync::Arc::new(LiveWorld::new(runtime().clone(), world, Some(&path), Some(dir.path())));
-    let (swapped, swaps) = std::sync::mpsc::channel();
-    seam_host::live::watch::spawn(&live, move |outcome| {
-        let _ = swapped.send(outcome.map(|s| s.tools_changed).map_err(|e| e.to_string()));
-    })
-    .unwrap();
+    rewrite(&path, &bash_world(".", &counter_plugin()));
+    let (live, swaps) = watched(world, &path, dir.path());
     assert_eq!(swaps.recv_timeout(Duration::from_secs(10)), Ok(Ok(true)));
     assert!(live.current().tools().iter().any(|t| t.name == "ok"));
 }
@@ -356,21 +370,11 @@ fn an_emptied_world_file_is_waited_out() {
     let path = dir.path().join("world.toml");
     std::fs::write(&path, bash_world(".", "")).unwrap();
     let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), Some(dir.path())).unwrap();
-    let live = std::sync::Arc::new(LiveWorld::new(runtime().clone(), world, Some(&path), Some(dir.path())));
-    let (swapped, swaps) = std::sync::mpsc::channel();
-    seam_host::live::watch::spawn(&live, move |outcome| {
-        let _ = swapped.send(outcome.map(|s| s.tools_changed).map_err(|e| e.to_string()));
-    })
-    .unwrap();
+    let (live, swaps) = watched(world, &path, dir.path());
     rewrite(&path, "");
     std::thread::sleep(Duration::from_millis(600));
     assert_eq!(live.current().tools().len(), 1, "the emptied file did not swap in");
-    let plugin = format!(
-        "counter = {:?}\n[[plugins]]\npath = {:?}\ngrants = [\"counter\"]",
-        fixture("fixture-counter").display().to_string(),
-        fixture("fixture-counter-tool").display().to_string()
-    );
-    rewrite(&path, &bash_world(".", &plugin));
+    rewrite(&path, &bash_world(".", &counter_plugin()));
     assert_eq!(swaps.recv_timeout(Duration::from_secs(10)), Ok(Ok(true)));
     assert!(live.current().tools().iter().any(|t| t.name == "ok"));
 }

@@ -259,20 +259,29 @@ fn without_elicitation_an_approval_is_unavailable() {
 
 /// Malformed requests from a client that is not the SDK: raw JSON-RPC lines on the server's
 /// stdin, each answered with the code JSON-RPC gives its fault.
-#[test]
-fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage_is_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_seam"))
+/// `seam mcp` with no client library: the test writes JSON-RPC lines itself.
+fn raw_server(workspace: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_seam"))
         .arg("--workspace")
-        .arg(dir.path())
+        .arg(workspace)
         .arg("mcp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+        .unwrap()
+}
+
+fn raw_initialize() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+}
+
+#[test]
+fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = raw_server(dir.path());
+    let initialize = raw_initialize();
     let requests = [
         initialize,
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -319,19 +328,10 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
 fn a_client_gone_mid_call_ends_the_call_and_the_server_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let marker = unique_seconds(300);
-    let mut server = Command::new(env!("CARGO_BIN_EXE_seam"))
-        .arg("--workspace")
-        .arg(dir.path())
-        .arg("mcp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = raw_server(dir.path());
     let mut stdin = server.stdin.take().unwrap();
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}});
+    let initialize = raw_initialize();
     writeln!(stdin, "{initialize}").unwrap();
     assert!(
         lines
