@@ -166,6 +166,15 @@ fn routing_positions_and_paths_fail_with_their_codes() {
     let world = lsp_world(LOCAL, SERVERS, &ws);
     assert_eq!(code(&lsp(&world, "hover", "README.md", (1, 1))), "LSP_NO_SERVER");
     assert_eq!(code(&lsp(&world, "hover", "src/gone.ts", (1, 1))), "LSP_NOT_FOUND");
+    // A directory is one whatever its name: with no extension, or with a served one.
+    std::fs::create_dir(ws.join("src/dir.ts")).unwrap();
+    for directory in ["src", "src/dir.ts"] {
+        assert_eq!(
+            code(&lsp(&world, "hover", directory, (1, 1))),
+            "FS_IS_A_DIRECTORY",
+            "{directory}"
+        );
+    }
     assert_eq!(
         code(&lsp(&world, "hover", "src/main.ts", (0, 1))),
         "LSP_INVALID_POSITION"

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::bindings::exports::seam::lsp::lsp::Error;
+use crate::bindings::exports::seam::lsp::lsp::{Error, QueryRequest};
 use crate::bindings::seam::fs::fs::{self, Target};
 use crate::bindings::seam::fs::types::FileKind;
 use crate::bindings::seam::host::state;
@@ -110,6 +110,17 @@ impl Document {
             language_id: language_id(&target.display_path).to_owned(),
         })
     }
+}
+
+/// The error of a query about a directory, when the path names one: said as the fs says it,
+/// whatever its name looks like (a directory `src.rs` and a directory `src` alike).
+pub fn directory(request: &QueryRequest) -> Option<Error> {
+    let target = fs::resolve(&request.path, &request.workspace).ok()?;
+    let kind = fs::stat(&target).ok()?.kind;
+    (kind == FileKind::Dir).then(|| Error {
+        code: "FS_IS_A_DIRECTORY".to_owned(),
+        message: format!("{} is a directory: ask about a source file in it", target.display_path),
+    })
 }
 
 /// A whole text file through the fs seam in one crossing, refused past `max_bytes` (the

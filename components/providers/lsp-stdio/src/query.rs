@@ -30,7 +30,8 @@ const RETRY_PAUSE_MS: u64 = 200;
 pub fn run(request: &QueryRequest) -> Result<QueryResult, Error> {
     let config = Config::load()?;
     let table = registry::table(&config)?;
-    let entry = registry::route(&table, &request.path)?;
+    let entry =
+        registry::route(&table, &request.path).map_err(|refused| document::directory(request).unwrap_or(refused))?;
     if request.line == 0 || request.character == 0 {
         return Err(errors::error(
             errors::INVALID_POSITION,
