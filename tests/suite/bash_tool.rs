@@ -113,8 +113,11 @@ fn background_children_do_not_hold_the_call_and_do_not_survive_it() {
     let world = default_world(dir.path());
     let marker = unique_seconds(300);
     let start = Instant::now();
-    let result = bash(&world, &format!("sleep {marker} & echo hi"));
-    assert_eq!(result.text(), "hi");
+    let result = bash(&world, &format!("sleep {marker} & setsid sleep {marker} & echo hi"));
+    assert_eq!(
+        result.text(),
+        "hi\n[stopped 2 processes the command left running; run it with run_in_background to keep it running]"
+    );
     assert!(
         start.elapsed() < Duration::from_secs(3),
         "returned at once: {:?}",

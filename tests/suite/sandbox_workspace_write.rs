@@ -241,3 +241,36 @@ fn a_confined_command_can_read_the_spill_file_its_notice_names() {
         assert_eq!(counted.text(), "100000", "{runner}: {counted:?}");
     }
 }
+
+/// A confined command is told about processes it left running, and only about those: bwrap's
+/// own processes, which may outlive the command for a moment, are never counted.
+#[test]
+fn only_processes_the_confined_command_left_running_are_reported() {
+    const STOPPED: &str = "[stopped 1 process the command left running";
+    for runner in RUNNERS {
+        if let Some(reason) = kernel_lacks(runner) {
+            eprintln!("skipped the {runner} case: {reason}");
+            continue;
+        }
+        let workspace = Dir::off_tmp();
+        let world = bash_world(runner, &workspace.path);
+        let bash = |command: &str| crate::common::call(&world, "bash", json!({"command": command}));
+        for _ in 0..20 {
+            let plain = bash("echo hi");
+            assert_eq!(plain.text(), "hi", "{runner}: {plain:?}");
+        }
+        let marker = crate::common::unique_seconds(300);
+        let left = bash(&format!("sleep {marker} & echo hi"));
+        match runner {
+            // The pid namespace ends the sleep with the command, unseen.
+            "bwrap" => assert_eq!(left.text(), "hi", "{runner}: {left:?}"),
+            _ => assert!(left.text().starts_with(&format!("hi\n{STOPPED}")), "{runner}: {left:?}"),
+        }
+        assert!(
+            crate::common::eventually(std::time::Duration::from_secs(3), || {
+                crate::common::processes_with(&marker).is_empty()
+            }),
+            "{runner}: the sleep is gone"
+        );
+    }
+}

@@ -48,6 +48,7 @@ fn outcome(o: process::Outcome) -> wit::Outcome {
     wit::Outcome {
         exit_code: o.exit_code,
         signal: o.signal,
+        left_running: o.left_running,
     }
 }
 

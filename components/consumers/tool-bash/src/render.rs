@@ -9,6 +9,10 @@ const NO_OUTPUT: &str = "(no output)";
 /// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
 pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
     let mut text = output(&result.output);
+    if let Some(notice) = left_running_notice(result.left_running) {
+        text.push('\n');
+        text.push_str(&notice);
+    }
     if let Some(status) = status(result, timeout_ms) {
         text.push('\n');
         text.push_str(&status);
@@ -44,6 +48,19 @@ fn truncation_notice(output: &Output) -> String {
         Some(path) => format!("... [{dropped} bytes truncated; full output: {path}] ..."),
         None => format!("... [{dropped} bytes truncated; full output was not saved] ..."),
     }
+}
+
+/// Says that processes the command put in the background did not survive it, and how to keep
+/// one running; before the status, which stays the last line.
+fn left_running_notice(left_running: u32) -> Option<String> {
+    let processes = match left_running {
+        0 => return None,
+        1 => "1 process".to_owned(),
+        n => format!("{n} processes"),
+    };
+    Some(format!(
+        "[stopped {processes} the command left running; run it with run_in_background to keep it running]"
+    ))
 }
 
 /// How the command ended, unless it exited with 0. A timeout is reported alone: the exit
@@ -83,6 +100,7 @@ mod tests {
             denied: false,
             output,
             duration_ms: 1,
+            left_running: 0,
         }
     }
 
@@ -107,6 +125,24 @@ mod tests {
         assert_eq!(text, "boom\n[exit code: 2]");
         assert_eq!(exit_marker::parse(&text), Some(2));
         assert_eq!(run_result(&exited("", 1), 1000), "(no output)\n[exit code: 1]");
+    }
+
+    #[test]
+    fn processes_left_running_are_named_before_the_status() {
+        let mut server = exited("listening\n", 3);
+        server.left_running = 2;
+        let text = run_result(&server, 1000);
+        assert_eq!(
+            text,
+            "listening\n[stopped 2 processes the command left running; run it with run_in_background \
+             to keep it running]\n[exit code: 3]"
+        );
+        assert_eq!(exit_marker::parse(&text), Some(3));
+        server.left_running = 1;
+        server.exit_code = Some(0);
+        assert!(run_result(&server, 1000).ends_with(
+            "[stopped 1 process the command left running; run it with run_in_background to keep it running]"
+        ));
     }
 
     #[test]

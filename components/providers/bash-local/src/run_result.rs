@@ -43,6 +43,7 @@ impl Ended {
             denied: false,
             output,
             duration_ms: self.duration_ms,
+            left_running: self.outcome.left_running,
         }
     }
 }

@@ -24,6 +24,10 @@ pub fn settle(confined: &Confined, mut result: RunResult) -> Result<RunResult, E
             ),
         });
     }
+    // What was found running after such a runner's command ended is the runner's own.
+    if confined.ends_leftovers {
+        result.left_running = 0;
+    }
     result.denied = failed
         && confined
             .denial_signatures

@@ -132,6 +132,7 @@ fn confine(argv: Vec<String>, cwd: String, policy: Policy, session: Session) -> 
         argv,
         enforcement: wit_enforcement(enforcement),
         runner: chosen.runner.name().to_owned(),
+        ends_leftovers: chosen.runner.ends_leftovers(),
         denial_signatures: chosen
             .runner
             .denial_signatures()

@@ -41,6 +41,11 @@ impl Runner {
         }
     }
 
+    /// bwrap runs the command in a pid namespace whose init ends with it, taking the rest.
+    pub fn ends_leftovers(self) -> bool {
+        matches!(self, Self::Bwrap)
+    }
+
     /// Only this runner's wording: a union over runners would call ordinary failures denials.
     /// bwrap mounts the filesystem read-only (EROFS); Landlock refuses with EACCES; Seatbelt
     /// with EPERM; a restricted token with Windows' access-denied messages.

@@ -52,6 +52,7 @@ impl From<host::Outcome> for Outcome {
         Self {
             exit_code: outcome.exit_code,
             signal: outcome.signal,
+            left_running: outcome.left_running,
         }
     }
 }

@@ -20,6 +20,8 @@ fn outcome(o: pty::Outcome) -> Outcome {
     Outcome {
         exit_code: o.exit_code,
         signal: o.signal,
+        // A terminal's shell is ended by its owner; what it ran is stopped with it.
+        left_running: 0,
     }
 }
 

@@ -93,8 +93,12 @@ impl ExitLink {
                 let ready = wait_readable(finish.as_fd(), remaining);
                 state = self.lock();
                 match ready.map(|ready| ready.then(|| read_report(&mut &*finish))) {
-                    Ok(Some(Ok(Some(Report::Finished { status })))) => {
-                        self.publish(&mut state, Outcome::from_status(ExitStatus::from_raw(status)));
+                    Ok(Some(Ok(Some(Report::Finished { status, left_running })))) => {
+                        let left_running = u32::try_from(left_running).unwrap_or(0);
+                        self.publish(
+                            &mut state,
+                            Outcome::from_status(ExitStatus::from_raw(status), left_running),
+                        );
                     }
                     // Another waiter took the report and published it.
                     Ok(Some(Err(err))) if err.kind() == io::ErrorKind::WouldBlock => {}
@@ -155,8 +159,14 @@ impl ExitLink {
             return;
         }
         state.reaped = true;
+        // The exit status is the program's either way; only the report tells what it left
+        // running. It is in the pipe unless a waiter took it or the supervisor was killed.
+        let left_running = match self.finish.get().map(|finish| read_report(&mut &*finish)) {
+            Some(Ok(Some(Report::Finished { left_running, .. }))) => u32::try_from(left_running).unwrap_or(0),
+            _ => 0,
+        };
         let reaped = match reap(supervisor) {
-            Ok(status) => Outcome::from_status(status),
+            Ok(status) => Outcome::from_status(status, left_running),
             Err(err) => {
                 tracing::warn!(error = %err, "failed to reap a process supervisor");
                 Outcome::unknown()

@@ -257,7 +257,8 @@ pub(super) enum Report {
         errno: c_int,
     },
     /// The tree is gone; the supervisor exits with wait status `status` (the program's).
-    Finished { status: c_int },
+    /// `left_running` descendants were still running when the program ended by itself.
+    Finished { status: c_int, left_running: c_int },
 }
 
 const STARTED: i32 = 1;
@@ -277,7 +278,7 @@ impl Report {
                 supervisor,
                 errno,
             } => [FAILED, supervisor, stage as i32, errno],
-            Report::Finished { status } => [FINISHED, status, 0, 0],
+            Report::Finished { status, left_running } => [FINISHED, status, left_running, 0],
         };
         let mut bytes = [0u8; REPORT_LEN];
         for (slot, word) in bytes.chunks_exact_mut(4).zip(words) {
@@ -304,7 +305,7 @@ impl Report {
                 supervisor,
                 errno,
             }),
-            [FINISHED, status, _, _] => Some(Report::Finished { status }),
+            [FINISHED, status, left_running, _] if left_running >= 0 => Some(Report::Finished { status, left_running }),
             _ => None,
         }
     }
@@ -421,8 +422,14 @@ mod tests {
                 supervisor: 0,
                 errno: libc::EMFILE,
             },
-            Report::Finished { status: 3 << 8 },
-            Report::Finished { status: libc::SIGKILL },
+            Report::Finished {
+                status: 3 << 8,
+                left_running: 2,
+            },
+            Report::Finished {
+                status: libc::SIGKILL,
+                left_running: 0,
+            },
         ] {
             assert_eq!(Report::decode(&report.encode()), Some(report));
         }

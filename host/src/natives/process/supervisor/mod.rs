@@ -138,19 +138,25 @@ enum Phase {
 fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
     let mut program_status: Option<c_int> = None;
     let mut phase = Phase::Running;
+    // Descendants still running when the program ended on its own, before they were stopped.
+    let mut left_running = 0usize;
     loop {
         if !reap_children(program, &mut program_status) {
             report(
                 FINISH_FD,
                 Report::Finished {
                     status: sys::exit_status(program_status),
+                    left_running: c_int::try_from(left_running).unwrap_or(c_int::MAX),
                 },
             );
             sys::exit_like(program_status);
         }
         let now = sys::now_ns();
         if matches!(phase, Phase::Running) && (stop_requested || program_status.is_some()) {
-            signal_tree(program, program_status.is_none(), POLITE_STOP);
+            let signalled = signal_tree(program, program_status.is_none(), POLITE_STOP);
+            if !stop_requested {
+                left_running = signalled;
+            }
             phase = Phase::Terminating {
                 kill_at: now.saturating_add(grace_ns),
             };
@@ -164,7 +170,7 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
             Phase::Running => None,
             Phase::Terminating { kill_at } => Some(kill_at.saturating_sub(now)),
             Phase::Killing => {
-                signal_tree(program, program_status.is_none(), FORCED_STOP);
+                _ = signal_tree(program, program_status.is_none(), FORCED_STOP);
                 Some(KILL_RETRY_NS)
             }
         };
@@ -197,17 +203,18 @@ fn reap_children(program: pid_t, program_status: &mut Option<c_int>) -> bool {
     }
 }
 
-/// Sends `signals` to the program's process group and to every descendant.
+/// Sends `signals` to the program's process group and to every descendant; returns how many
+/// descendants the walk found.
 ///
 /// The group is only signalled while the program is unreaped: until then its pid, and so the
 /// group id, cannot be reused by an unrelated process. Descendants that stay behind are
 /// reached through the tree walk anyway.
-fn signal_tree(program: pid_t, program_unreaped: bool, signals: &[c_int]) {
+fn signal_tree(program: pid_t, program_unreaped: bool, signals: &[c_int]) -> usize {
     if program_unreaped {
         for &signal in signals {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(-program, signal) };
         }
     }
-    proc_tree::signal_descendants(signals);
+    proc_tree::signal_descendants(signals)
 }

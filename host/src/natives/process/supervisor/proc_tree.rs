@@ -16,8 +16,8 @@ const MAX_VISITS: usize = 65_536;
 /// Sends `signals`, in order, to every descendant of the calling process, parents first.
 ///
 /// A process's children are listed before it is signalled: once it dies they are reparented
-/// (to us) and would no longer be found under it in this round.
-pub(super) fn signal_descendants(signals: &[c_int]) {
+/// (to us) and would no longer be found under it in this round. Returns how many were signalled.
+pub(super) fn signal_descendants(signals: &[c_int]) -> usize {
     let mut pending = PendingPids::new();
     for_each_child(sys::own_pid(), |child| pending.push(child));
     let mut visits = 0usize;
@@ -30,6 +30,7 @@ pub(super) fn signal_descendants(signals: &[c_int]) {
             unsafe { libc::kill(pid, signal) };
         }
     }
+    visits
 }
 
 /// A fixed-capacity stack of pids; pushes beyond capacity are dropped (see [`MAX_PENDING`]).

@@ -63,6 +63,7 @@ pub(super) fn exited(code: i32) -> Outcome {
     Outcome {
         exit_code: Some(code),
         signal: None,
+        left_running: 0,
     }
 }
 
@@ -70,6 +71,7 @@ pub(super) fn killed_by(signal: i32) -> Outcome {
     Outcome {
         exit_code: None,
         signal: Some(signal),
+        left_running: 0,
     }
 }
 
