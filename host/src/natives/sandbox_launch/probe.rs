@@ -13,7 +13,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// The read-only profile bwrap is probed with (the provider builds the real profiles).
-const BWRAP_READ_ONLY: [&str; 10] = [
+const BWRAP_READ_ONLY: [&str; 12] = [
     "--ro-bind",
     "/",
     "/",
@@ -24,6 +24,8 @@ const BWRAP_READ_ONLY: [&str; 10] = [
     "--unshare-pid",
     "--new-session",
     "--die-with-parent",
+    "--cap-drop",
+    "ALL",
 ];
 
 /// How much of a failed probe's stderr is kept in the verdict.

@@ -1,5 +1,5 @@
 //! The bubblewrap profile: the whole filesystem bound read-only, fresh /dev and /proc, its own
-//! PID namespace and session, and under workspace-write a private /tmp plus writable binds of
+//! PID namespace and session, no capabilities, and under workspace-write a private /tmp plus writable binds of
 //! the workspace and the writable roots, with git's hooks and config bound read-only on top.
 //! The network is not unshared: the policy governs host paths, not sockets.
 
@@ -46,6 +46,9 @@ pub fn profile(scope: &Scope, protected: &[Protected], session: Session) -> Vec<
         args.flag(&["--new-session"]);
     }
     args.flag(&["--die-with-parent"]);
+    // Run by root, bwrap would leave the command every capability, enough to remount `/`
+    // read-write; unprivileged, it drops them anyway.
+    args.flag(&["--cap-drop", "ALL"]);
     if scope.mode == Mode::WorkspaceWrite {
         // A private /tmp first, so that a workspace or root below /tmp is bound on top of it.
         args.flag(&["--tmpfs", "/tmp"]);
@@ -105,7 +108,7 @@ impl Args {
 mod tests {
     use super::*;
 
-    const BASE: &str = "--ro-bind / / --dev /dev --proc /proc --unshare-pid --new-session --die-with-parent";
+    const BASE: &str = "--ro-bind / / --dev /dev --proc /proc --unshare-pid --new-session --die-with-parent --cap-drop ALL";
 
     fn scope(mode: Mode, workspace: &str, roots: &[&str]) -> Scope {
         let roots: Vec<String> = roots.iter().map(|r| r.to_string()).collect();
