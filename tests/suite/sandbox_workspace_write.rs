@@ -274,3 +274,24 @@ fn only_processes_the_confined_command_left_running_are_reported() {
         );
     }
 }
+
+/// A confined command holds no capability, whoever runs seam: run by root, bwrap would
+/// otherwise leave it enough to remount `/` read-write and write anywhere.
+#[test]
+fn a_command_confined_by_bwrap_holds_no_capability() {
+    if let Some(reason) = kernel_lacks("bwrap") {
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    let world = sandbox_world(&["bwrap"]);
+    let workspace = Dir::off_tmp();
+    let outside = Dir::off_tmp();
+    let target = outside.join("escaped");
+    let command = format!(
+        "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null; echo x > {}",
+        target.display()
+    );
+    let run = run(&world, "bwrap", "workspace-write", &workspace.path, &command);
+    assert_eq!(run.stdout.trim(), "CapEff:\t0000000000000000", "{run:?}");
+    assert!(!target.exists(), "{run:?}");
+}
