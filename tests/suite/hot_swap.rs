@@ -378,3 +378,33 @@ fn an_emptied_world_file_is_waited_out() {
     assert_eq!(swaps.recv_timeout(Duration::from_secs(10)), Ok(Ok(true)));
     assert!(live.current().tools().iter().any(|t| t.name == "ok"));
 }
+
+/// A world whose commands run confined does not swap in a world file those commands could
+/// have written (in the workspace, or a temp dir): they would choose their own world. The same
+/// world with its file elsewhere swaps as any other.
+#[test]
+fn a_confined_world_does_not_swap_in_a_file_its_commands_can_write() {
+    let confined = |workspace: &Path, extra: &str| {
+        format!(
+            "workspace = {:?}\nsandbox = \"workspace-write\"\ntools = [\"tool-bash\"]\n\
+             [providers]\nsubprocess = \"subprocess-local\"\nshell = \"bash-sandbox\"\n\
+             jobs = \"jobs-local\"\nsandbox = \"sandbox-local\"\npolicy = \"sandbox-policy\"\n\
+             approval = \"approval-never\"\n{extra}\n",
+            workspace.display().to_string()
+        )
+    };
+    let workspace = outside_tmp();
+    let elsewhere = outside_tmp();
+    for (dir, swaps_in) in [(workspace.path(), false), (elsewhere.path(), true)] {
+        let path = dir.join("seam.toml");
+        std::fs::write(&path, confined(workspace.path(), "")).unwrap();
+        let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), None).unwrap();
+        assert!(world.confines_commands());
+        let (live, swaps) = watched(world, &path, workspace.path());
+        rewrite(&path, &confined(workspace.path(), &counter_plugin()));
+        let swapped = swaps.recv_timeout(Duration::from_millis(if swaps_in { 10_000 } else { 1_500 }));
+        assert_eq!(swapped.is_ok(), swaps_in, "{}: {swapped:?}", path.display());
+        let has_plugin = live.current().tools().iter().any(|t| t.name == "ok");
+        assert_eq!(has_plugin, swaps_in, "{}", path.display());
+    }
+}

@@ -1,8 +1,13 @@
 //! Watching a live world's files: the world file and every component file it names are polled
 //! for changes every 250 ms, and SIGHUP forces a reload. Polling needs no inotify watch per
 //! file and sees a component file replaced by rename, which editors and build tools do.
+//!
+//! A world that confines its commands does not watch the files they can write (in the
+//! workspace or the temp dir): a confined command could otherwise rewrite its own world and
+//! turn its sandbox off. SIGHUP, which they cannot send, still reloads those.
 
 use super::{LiveWorld, ReloadError, Swapped};
+use crate::world::World;
 use crate::world::file::WorldFile;
 use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
 use std::path::{Path, PathBuf};
@@ -32,12 +37,47 @@ fn stamp(path: &Path) -> Stamp {
 }
 
 /// The files a reload depends on: the world file and, when it parses, its component files.
-fn watched(world: &Path) -> Vec<PathBuf> {
+/// Those `serving` lets its confined commands write are left out, with a warning; all are when
+/// the world file is one of them (any reload would read it).
+fn watched(world: &Path, serving: &World) -> Vec<PathBuf> {
     let mut paths = vec![world.to_path_buf()];
     if let Ok(file) = WorldFile::load(world) {
         paths.extend(file.component_paths());
     }
-    paths
+    let (unsafe_to_watch, safe): (Vec<PathBuf>, Vec<PathBuf>) =
+        paths.into_iter().partition(|path| writable_by_commands(serving, path));
+    for path in &unsafe_to_watch {
+        tracing::warn!(
+            path = %path.display(),
+            "not watched for changes: the world's confined commands can write it and so could \
+             change their own world; send SIGHUP to reload"
+        );
+    }
+    if unsafe_to_watch.first().is_some_and(|first| first == world) {
+        return Vec::new();
+    }
+    safe
+}
+
+/// Whether `path` lies where the confined commands of `world` may write: the workspace or a
+/// temp dir (a sandbox's writable roots may add more, which the operator chose).
+fn writable_by_commands(world: &World, path: &Path) -> bool {
+    if !world.confines_commands() {
+        return false;
+    }
+    let canonical = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // The file itself may be missing for a moment (a save by rename); its directory is not.
+    let path = match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => canonical(dir).join(name),
+        _ => canonical(path),
+    };
+    [
+        world.workspace().to_path_buf(),
+        std::env::temp_dir(),
+        PathBuf::from("/tmp"),
+    ]
+    .iter()
+    .any(|root| path.starts_with(canonical(root)))
 }
 
 /// Reload `live` on a thread of its own whenever a watched file changes or SIGHUP arrives;
@@ -58,7 +98,10 @@ pub fn spawn(
     let read_at = live.current().file_read_at();
     std::thread::Builder::new().name("seam-watch".into()).spawn(move || {
         let stamps_of = |paths: &[PathBuf]| -> Vec<Stamp> { paths.iter().map(|p| stamp(p)).collect() };
-        let mut paths = watched(&world_path);
+        let mut paths = match weak.upgrade() {
+            Some(live) => watched(&world_path, &live.current()),
+            None => return,
+        };
         let mut stamps = stamps_of(&paths);
         let mut stale = stamps
             .iter()
@@ -89,9 +132,16 @@ pub fn spawn(
             }
             // Stamped before the reload: a file written while the world loads differs from its
             // stamp and triggers another reload.
-            paths = watched(&world_path);
+            paths = watched(&world_path, &live.current());
             stamps = stamps_of(&paths);
-            report(live.reload());
+            let reloaded = live.reload();
+            // The new world may confine where the old did not: watch what it allows.
+            let allowed = watched(&world_path, &live.current());
+            if allowed != paths {
+                stamps = stamps_of(&allowed);
+                paths = allowed;
+            }
+            report(reloaded);
         }
     })?;
     Ok(())

@@ -356,6 +356,19 @@ impl World {
         self.file.sandbox
     }
 
+    /// Whether the world's commands run confined by an OS sandbox (a component imports the
+    /// sandbox seam) in a mode that confines them.
+    pub fn confines_commands(&self) -> bool {
+        self.sandbox_mode() != SandboxMode::DangerFullAccess
+            && self
+                .linked
+                .plan
+                .imports
+                .iter()
+                .flatten()
+                .any(|import| import.name.starts_with("seam:sandbox/sandbox@"))
+    }
+
     pub fn origin(&self) -> &str {
         &self.file.origin
     }
