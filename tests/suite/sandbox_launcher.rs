@@ -60,6 +60,26 @@ fn it_confines_the_command_and_reports_full_ruleset_enforcement() {
     );
 }
 
+/// From Landlock ABI 6 on, the command cannot signal processes outside its domain: not its
+/// parent (seam's supervisor, or seam), while its own children stay within reach.
+#[test]
+fn it_keeps_the_command_from_signalling_processes_outside_the_sandbox() {
+    if let Some(reason) = kernel_lacks("landlock") {
+        return eprintln!("skipped: {reason}");
+    }
+    if seam_host::natives::sandbox_launch::landlock::abi() < 6 {
+        return eprintln!("skipped: this kernel's Landlock does not scope signals (ABI < 6)");
+    }
+    let script = "kill -0 $PPID 2>/dev/null && echo parent reached; sleep 5 & kill $! && echo child reached";
+    let out = launcher(&["--read", "/", "--write", "/dev/null", "--", "bash", "-c", script]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "child reached\n",
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn it_never_runs_a_command_it_could_not_confine() {
     let dir = Dir::off_tmp();

@@ -5,7 +5,9 @@
 //! so the launch goes through this re-execution (the CLI side lives in `cli/landlock.rs`).
 
 use super::Enforcement;
-use landlock::{ABI, Access, AccessFs, BitFlags, PathBeneath, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus};
+use landlock::{
+    ABI, Access, AccessFs, BitFlags, PathBeneath, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
+};
 use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -26,6 +28,9 @@ pub const REPORT_PREFIX: &str = "seam landlock launcher: enforced";
 /// executing; writing, truncating, creating and removing every kind of file; linking and
 /// renaming across directories. A kernel with an older ABI enforces a subset: partial.
 const TARGET_ABI: ABI = ABI::V3;
+/// The first ABI that scopes signals: from it on, the command cannot signal processes outside
+/// its domain (seam itself, its supervisor, the user's other programs).
+const SIGNAL_SCOPE_ABI: u32 = 6;
 
 /// `LANDLOCK_CREATE_RULESET_VERSION`: ask `landlock_create_ruleset` for the ABI version.
 const CREATE_RULESET_VERSION: libc::c_uint = 1;
@@ -153,8 +158,12 @@ fn open_exact(path: &Path) -> Result<OwnedFd, String> {
 /// command then.
 pub fn restrict_self(rules: &Rules) -> Result<Enforcement, String> {
     let handled = AccessFs::from_all(TARGET_ABI);
-    let mut ruleset = Ruleset::default()
-        .handle_access(handled)
+    let mut ruleset = Ruleset::default().handle_access(handled);
+    // Only where the kernel has it: asked for elsewhere, it would make the ruleset partial.
+    if abi() >= SIGNAL_SCOPE_ABI {
+        ruleset = ruleset.and_then(|ruleset| ruleset.scope(Scope::Signal));
+    }
+    let mut ruleset = ruleset
         .and_then(Ruleset::create)
         .map_err(|e| format!("cannot create the ruleset: {e}"))?;
     let grants = [(&rules.read, AccessFs::from_read(TARGET_ABI)), (&rules.write, handled)];
