@@ -16,8 +16,9 @@ pub struct ApprovalRequest {
 
 impl ApprovalRequest {
     /// The question put to the human. Every field is the agent's text, so control characters
-    /// are shown escaped: a terminal would otherwise obey them, and a command could erase its
-    /// own line and print a harmless one in its place.
+    /// and invisible ones are shown escaped and long runs of blanks are counted, not shown: a
+    /// terminal would otherwise obey them, and a command could erase its own line, reorder
+    /// itself, or push itself out of sight and leave a harmless one in its place.
     pub fn question(&self) -> String {
         let subject = self
             .subject
@@ -33,17 +34,49 @@ impl ApprovalRequest {
     }
 }
 
-/// `text` with its control characters escaped (`\n`, `\u{1b}`), the rest as it is.
+/// Blanks in a row shown as they are; a longer run is shown by its length.
+const SHOWN_BLANKS: usize = 8;
+
+/// `text` with its control and invisible characters escaped (`\n`, `\u{1b}`, `\u{202e}`) and
+/// each run of more than [`SHOWN_BLANKS`] blanks replaced by its length, the rest as it is.
 fn shown(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
+    let mut shown = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' || c == '\t' {
+            let mut run = 1;
+            while chars.next_if(|next| *next == ' ' || *next == '\t').is_some() {
+                run += 1;
             }
-        })
-        .collect()
+            if run > SHOWN_BLANKS {
+                shown.push_str(&format!(" [{run} blanks] "));
+            } else {
+                shown.extend(std::iter::repeat_n(' ', run));
+            }
+        } else if c.is_control() || invisible(c) {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
+/// Characters a terminal does not show as themselves: line and paragraph separators, bidi
+/// controls that reorder what follows, zero-width and other format characters.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,8 +126,24 @@ mod tests {
         };
         assert_eq!(
             request.question(),
-            "claude asks to run bash (danger-full-access for: rm -rf ~\\u{1b}[2K\\r\\u{1b}[1Als) once:\n\
-             list files\\nclaude asks to run bash (ls) once:"
+            "claude asks to run bash (danger-full-access for: rm -rf ~\\u{1b}[2K\\u{d}\\u{1b}[1Als) once:\n\
+             list files\\u{a}claude asks to run bash (ls) once:"
+        );
+    }
+
+    #[test]
+    fn the_question_shows_invisible_characters_and_counts_long_blank_runs() {
+        let request = ApprovalRequest {
+            agent: "claude".into(),
+            tool: "bash".into(),
+            call_id: "c1".into(),
+            reason: format!("{}\u{202e}sl\u{2028}ok", " ".repeat(3000)),
+            subject: Some(format!("rm -rf ~{}#  a\u{200b}b", " ".repeat(40))),
+        };
+        assert_eq!(
+            request.question(),
+            "claude asks to run bash (rm -rf ~ [40 blanks] #  a\\u{200b}b) once:\n \
+             [3000 blanks] \\u{202e}sl\\u{2028}ok"
         );
     }
 
