@@ -1,8 +1,25 @@
 //! The environment policy: the one place that decides what a spawned process sees.
 
 /// Name fragments that mark a credential, matched case-insensitively anywhere in the name.
-/// Not AUTH: SSH_AUTH_SOCK and XAUTHORITY are what git and X clients need, not secrets.
-const CREDENTIAL_FRAGMENTS: [&str; 7] = ["KEY", "PASSWORD", "PASSWD", "SECRET", "TOKEN", "CREDENTIAL", "COOKIE"];
+const CREDENTIAL_FRAGMENTS: [&str; 11] = [
+    "KEY",
+    "PASSWORD",
+    "PASSWD",
+    "SECRET",
+    "TOKEN",
+    "CREDENTIAL",
+    "COOKIE",
+    "AUTH",
+    "JWT",
+    "DSN",
+    "WEBHOOK",
+];
+
+/// Names with a credential fragment that are what git and X clients need, not secrets.
+const NOT_CREDENTIALS: [&str; 2] = ["SSH_AUTH_SOCK", "XAUTHORITY"];
+
+/// A name ending so is a personal access token (GH_PAT); as a fragment it would match PATH.
+const CREDENTIAL_SUFFIX: &str = "_PAT";
 
 /// The host's own settings, withheld so they cannot steer a nested agent or leak through it.
 const HOST_PREFIX: &str = "SEAM_";
@@ -11,7 +28,10 @@ const HOST_PREFIX: &str = "SEAM_";
 /// with the explicit variables merged over it. Explicit variables always win, even over the
 /// scrub: passing a token on purpose is the caller's decision.
 pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = parent.into_iter().filter(|(name, _)| !is_withheld(name)).collect();
+    let mut env: Vec<(String, String)> = parent
+        .into_iter()
+        .filter(|(name, value)| !is_withheld(name) && !carries_credentials(value))
+        .collect();
     for (name, value) in explicit {
         match env.iter_mut().find(|(existing, _)| *existing == name) {
             Some(slot) => slot.1 = value,
@@ -44,9 +64,24 @@ fn is_withheld(name: &str) -> bool {
             &heap[..]
         }
     };
-    CREDENTIAL_FRAGMENTS
+    let marked = CREDENTIAL_FRAGMENTS
         .iter()
-        .any(|fragment| contains(upper, fragment.as_bytes()))
+        .any(|fragment| contains(upper, fragment.as_bytes()));
+    (marked && !NOT_CREDENTIALS.iter().any(|name| upper == name.as_bytes()))
+        || upper.ends_with(CREDENTIAL_SUFFIX.as_bytes())
+}
+
+/// A value holding a URL with credentials in it (`postgres://user:password@db/x`,
+/// `https://key@sentry.io/1`, a proxy with a login), whatever its variable is called.
+fn carries_credentials(value: &str) -> bool {
+    value.match_indices("://").any(|(at, scheme_end)| {
+        let authority = &value[at + scheme_end.len()..];
+        let authority = authority
+            .split(['/', '?', '#', ' ', ','])
+            .next()
+            .unwrap_or_default();
+        authority.contains('@')
+    })
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -78,6 +113,20 @@ mod tests {
             ("GOOGLE_APPLICATION_CREDENTIALS", "x"),
             ("SESSION_COOKIE", "x"),
             ("SSH_AUTH_SOCK", "/run/agent"),
+            ("XAUTHORITY", "/root/.Xauthority"),
+            ("HF_AUTH", "x"),
+            ("DOCKER_AUTH_CONFIG", "x"),
+            ("CI_JOB_JWT", "x"),
+            ("SENTRY_DSN", "x"),
+            ("SLACK_WEBHOOK_URL", "https://hooks.slack.com/services/T0/B0/x"),
+            ("GH_PAT", "x"),
+            ("LD_LIBRARY_PATH", "/opt/lib"),
+            ("DATABASE_URL", "postgres://u:hunter2@db/x"),
+            ("REDIS_URL", "redis://:pw@h:6379"),
+            ("https_proxy", "http://user:pass@proxy:3128"),
+            ("NO_PROXY", "localhost,.internal"),
+            ("UPSTREAM", "https://example.com/a@b"),
+            ("MIRRORS", "https://a.example, git@github.com:o/r"),
             ("SEAM_LOG", "debug"),
             ("seam_world", "x"),
             ("K", "short"),
@@ -88,6 +137,11 @@ mod tests {
             vars(&[
                 ("PATH", "/usr/bin"),
                 ("SSH_AUTH_SOCK", "/run/agent"),
+                ("XAUTHORITY", "/root/.Xauthority"),
+                ("LD_LIBRARY_PATH", "/opt/lib"),
+                ("NO_PROXY", "localhost,.internal"),
+                ("UPSTREAM", "https://example.com/a@b"),
+                ("MIRRORS", "https://a.example, git@github.com:o/r"),
                 ("K", "short"),
                 ("HOME", "/root")
             ])
