@@ -48,26 +48,35 @@ fn stdin_is_empty_so_cat_returns_at_once() {
 
 #[test]
 fn secret_like_environment_never_reaches_the_child() {
-    // The host reads its environment when it starts: run the real CLI with these set.
+    // The host reads its environment when it starts: run the real CLI with these set. The
+    // command prints its own environment, and then what /proc shows of its parent's (the
+    // supervisor, a fork of seam) and of seam's: the environments they were started with.
+    let command = "env; for pid in $PPID $(ps -o ppid= -p $PPID); do tr '\\0' '\\n' < /proc/$pid/environ; done";
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
-        .args(["call", "bash", r#"{"command": "env"}"#])
+        .args(["call", "bash", &serde_json::json!({ "command": command }).to_string()])
         .env("MY_API_KEY", "k1")
         .env("DB_PASSWORD", "p1")
         .env("GITHUB_TOKEN", "t1")
         .env("aws_secret_access_key", "s1")
         .env("SEAM_INTERNAL", "x1")
         .env("PLAIN_SETTING", "visible")
+        .env("DATABASE_URL", "postgres://u:hunter2@db/x")
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
     let env = String::from_utf8_lossy(&output.stdout);
-    assert!(env.contains("PLAIN_SETTING=visible"), "ordinary variables pass: {env}");
+    assert_eq!(
+        env.matches("PLAIN_SETTING=visible").count(),
+        1,
+        "ordinary variables pass, and only the command's own environment shows: {env}"
+    );
     for name in [
         "MY_API_KEY",
         "DB_PASSWORD",
         "GITHUB_TOKEN",
         "aws_secret_access_key",
         "SEAM_INTERNAL",
+        "DATABASE_URL",
     ] {
         assert!(!env.contains(&format!("{name}=")), "{name} leaked");
     }

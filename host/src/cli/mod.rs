@@ -90,6 +90,8 @@ enum WorldCommand {
 }
 
 pub fn run() -> ExitCode {
+    // SAFETY: the first thing `main` does, while the process has one thread.
+    unsafe { seam_host::natives::initial_environ::hide() };
     keep_child_statuses();
     if let Some(code) = landlock::intercept() {
         return code;

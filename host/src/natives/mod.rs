@@ -13,6 +13,7 @@ mod host_pty;
 mod host_sandbox_launch;
 mod host_state;
 mod inherited;
+pub mod initial_environ;
 pub mod process;
 pub mod pty;
 pub mod sandbox_launch;
