@@ -143,3 +143,40 @@ fn the_temp_dir_is_writable_by_default_under_workspace_write() {
     );
     assert!(is_empty(beyond.path()));
 }
+
+/// git's hooks and config stay read-only under workspace-write, as the OS sandbox keeps them:
+/// git runs what they name later, outside any sandbox. In any repository, whether or not they
+/// exist yet, and wherever `core.hooksPath` puts the hooks.
+#[test]
+fn workspace_write_keeps_git_hooks_and_config_read_only() {
+    let (_dir, root) = scratch();
+    let ws = root.join("ws");
+    std::fs::create_dir_all(ws.join(".git/hooks")).unwrap();
+    std::fs::write(ws.join(".git/config"), "[core]\n\thooksPath = .githooks\n").unwrap();
+    std::fs::create_dir(ws.join(".githooks")).unwrap();
+    let world = probe_world(&["fs-sandbox", "fs-local"], "workspace-write", WORKSPACE_ONLY, &ws);
+    for path in [
+        ".git/config",
+        ".git/hooks/pre-commit",
+        ".githooks/pre-commit",
+        "nested/.git/config",
+        "nested/.git/hooks/post-checkout",
+        "worktree/.git",
+    ] {
+        let result = probe(&world, json!({"op": "write", "path": path, "content": "x"}));
+        assert!(
+            result
+                .as_ref()
+                .is_err_and(|(code, message)| code == "FS_SANDBOX_DENIED" && message.contains("git's hooks")),
+            "{path}: {result:?}"
+        );
+        assert!(!ws.join(path).is_file() || path == ".git/config", "{path} was written");
+    }
+    assert_eq!(
+        std::fs::read_to_string(ws.join(".git/config")).unwrap(),
+        "[core]\n\thooksPath = .githooks\n"
+    );
+    for path in [".git/HEAD", ".gitignore", "src/config", "hooks/pre-commit"] {
+        assert!(write(&world, &ws.join(path)).is_ok(), "{path} is an ordinary file");
+    }
+}

@@ -6,8 +6,10 @@
 
 use crate::bindings::seam::fs::fs as inner;
 use crate::bindings::seam::fs::types::{Error, Target};
+use crate::bindings::seam::host::sandbox_launch as launch;
 use crate::bindings::seam::sandbox::types::{Mode, Policy};
 use crate::policy::mode_name;
+use seam_guest::paths::is_under;
 
 pub const SANDBOX_DENIED: &str = "FS_SANDBOX_DENIED";
 
@@ -24,6 +26,14 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
                 if let Ok(root) = inner::resolve(root, "/")
                     && inner::contains(&root, &fresh)
                 {
+                    if git_protected(&fresh.key, &policy.workspace_root) {
+                        return Err(denied(
+                            &fresh,
+                            policy,
+                            "git's hooks and config stay read-only: git runs what they name later, \
+                             outside any sandbox",
+                        ));
+                    }
                     return Ok(fresh);
                 }
             }
@@ -42,6 +52,22 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
             ))
         }
     }
+}
+
+/// Whether writing `key` (a canonical path) could make git run something: a hook or the config
+/// of any repository (`.git/hooks/*`, `.git/config`, present or not), a `.git` file (it points
+/// git at another directory), or what the workspace's git names (`core.hooksPath`, a
+/// worktree's repository), as the OS sandbox protects them.
+fn git_protected(key: &str, workspace_root: &str) -> bool {
+    let parts: Vec<&str> = key.split('/').collect();
+    let by_name = parts.last() == Some(&".git")
+        || parts
+            .windows(2)
+            .any(|pair| pair[0] == ".git" && matches!(pair[1], "hooks" | "config"));
+    by_name
+        || launch::git_protected_paths(workspace_root)
+            .iter()
+            .any(|protected| is_under(key, &protected.path))
 }
 
 fn denied(target: &Target, policy: &Policy, why: &str) -> Error {

@@ -1,7 +1,8 @@
 //! `fs-sandbox`: an fs wrapper that fences mutations by the call's sandbox mode. Reads are never
 //! fenced (`read-only` speaks of file effects). Under `read-only` every write and edit fails
 //! FS_SANDBOX_DENIED; under `workspace-write` only targets whose fresh canonical identity lies
-//! in the workspace root or a writable root (the platform temp dir) may change; under
+//! in the workspace root or a writable root (the platform temp dir) may change, git's hooks and
+//! config excepted; under
 //! `danger-full-access` everything passes. A call without a policy gets the world's default.
 
 mod fence;
@@ -16,6 +17,7 @@ mod bindings {
             world fs-sandbox {
                 import seam:fs/fs@0.1.0;
                 import seam:host/config@0.1.0;
+                import seam:host/sandbox-launch@0.1.0;
                 export seam:fs/fs@0.1.0;
                 export seam:host/config-check@0.1.0;
             }

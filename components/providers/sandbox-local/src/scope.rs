@@ -64,10 +64,7 @@ pub fn is_canonical_absolute(path: &str) -> bool {
     path.starts_with('/') && !path.contains('\0') && path[1..].split('/').all(|part| !matches!(part, "" | "." | ".."))
 }
 
-/// `path` is `root` or below it, component-wise (`/a/bc` is not below `/a/b`).
-pub fn is_under(path: &str, root: &str) -> bool {
-    root == "/" || path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
-}
+pub use seam_guest::paths::is_under;
 
 #[cfg(test)]
 mod tests {

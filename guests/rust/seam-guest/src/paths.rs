@@ -43,6 +43,12 @@ pub fn normalized(path: &str) -> Option<String> {
     Some(normal)
 }
 
+/// `path` is `root` or below it, component-wise (`/a/bc` is not below `/a/b`); both absolute
+/// and normalized.
+pub fn is_under(path: &str, root: &str) -> bool {
+    root == "/" || path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// `given` with a leading `~` (alone, or before a `/`) replaced by the home directory, when
 /// `home` names one; any other path as given. `home` is asked only for such a path.
 pub fn home_expanded(given: &str, home: impl FnOnce() -> Option<String>) -> Cow<'_, str> {
