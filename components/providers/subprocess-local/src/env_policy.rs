@@ -76,10 +76,7 @@ fn is_withheld(name: &str) -> bool {
 fn carries_credentials(value: &str) -> bool {
     value.match_indices("://").any(|(at, scheme_end)| {
         let authority = &value[at + scheme_end.len()..];
-        let authority = authority
-            .split(['/', '?', '#', ' ', ','])
-            .next()
-            .unwrap_or_default();
+        let authority = authority.split(['/', '?', '#', ' ', ',']).next().unwrap_or_default();
         authority.contains('@')
     })
 }

@@ -108,7 +108,8 @@ impl Args {
 mod tests {
     use super::*;
 
-    const BASE: &str = "--ro-bind / / --dev /dev --proc /proc --unshare-pid --new-session --die-with-parent --cap-drop ALL";
+    const BASE: &str =
+        "--ro-bind / / --dev /dev --proc /proc --unshare-pid --new-session --die-with-parent --cap-drop ALL";
 
     fn scope(mode: Mode, workspace: &str, roots: &[&str]) -> Scope {
         let roots: Vec<String> = roots.iter().map(|r| r.to_string()).collect();
