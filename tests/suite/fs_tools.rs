@@ -58,6 +58,18 @@ fn read_numbers_lines_in_windows() {
     );
 }
 
+/// Files of /proc say they are empty, and are not: what they hold is shown.
+#[test]
+fn a_proc_file_is_read_by_what_it_holds_not_by_its_size() {
+    let (_dir, ws) = scratch();
+    let world = default_world(&ws);
+    let status = call(&world, "read", json!({"file_path": "/proc/self/status", "limit": 2}));
+    assert!(!status.is_error, "{status:?}");
+    let text = status.text();
+    assert!(text.starts_with("     1\tName:\t"), "{text}");
+    assert!(text.ends_with("more follow: continue with offset=3]"), "{text}");
+}
+
 #[test]
 fn binary_files_are_refused_with_a_pointer_to_read_image() {
     let (_dir, ws) = scratch();

@@ -17,7 +17,7 @@ pub struct Lines<'a> {
     pub more: bool,
     /// The file's number of lines, known when the window reached the end of the file.
     pub line_count: Option<u64>,
-    /// The whole file's size in bytes.
+    /// The whole file's size in bytes as stat gives it (0 for most of /proc, whatever it holds).
     pub size: u64,
 }
 
@@ -27,7 +27,7 @@ use seam_guest::text::{cut_line, push_decimal};
 const NUMBER_WIDTH: usize = 6;
 
 pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
-    if lines.size == 0 {
+    if lines.line_count == Some(0) {
         return "[empty file]".to_owned();
     }
     let first = window.offset.max(1);
@@ -57,10 +57,13 @@ pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
         next += 1;
     }
     if rows.peek().is_some() || lines.more {
+        let size = match lines.size {
+            0 => String::new(),
+            size => format!(" ({size} bytes in all)"),
+        };
         out.push_str(&format!(
-            "[lines {first}-{}; more follow ({} bytes in all): continue with offset={next}]",
-            next - 1,
-            lines.size
+            "[lines {first}-{}; more follow{size}: continue with offset={next}]",
+            next - 1
         ));
     } else {
         out.truncate(out.trim_end_matches('\n').len());
@@ -123,6 +126,16 @@ mod tests {
             "[the file has 1 line; offset 4 is past the end]"
         );
         assert_eq!(numbered(&last("", 0, 0), &window(1, 2)), "[empty file]");
+    }
+
+    #[test]
+    fn a_file_stat_calls_empty_is_shown_by_what_it_holds() {
+        // /proc/cpuinfo: size 0, lines all the same.
+        assert_eq!(numbered(&last("a\nb\n", 2, 0), &window(1, 5)), "     1\ta\n     2\tb");
+        assert_eq!(
+            numbered(&more("a\nb\n", 0), &window(1, 2)),
+            "     1\ta\n     2\tb\n[lines 1-2; more follow: continue with offset=3]"
+        );
     }
 
     #[test]
