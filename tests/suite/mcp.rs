@@ -322,6 +322,37 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     assert_eq!(answers[&4]["result"], json!({}), "{}", answers[&4]);
 }
 
+/// A write as large as the file tools take arrives whole and is answered: the transport's own
+/// bound on a message (16 MiB) would drop it unanswered.
+#[test]
+fn a_write_of_tens_of_megabytes_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = raw_server(dir.path());
+    let content = "a\"".repeat(10 << 20);
+    let mut stdin = server.stdin.take().unwrap();
+    writeln!(stdin, "{}", raw_initialize()).unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    let write = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "write", "arguments": {"file_path": "big.txt", "content": content}}});
+    // One string, one write: a `Value` displayed straight into the pipe writes piece by piece.
+    let line = write.to_string();
+    writeln!(stdin, "{line}").unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let answers: Vec<Value> = (0..2)
+        .map(|_| serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap())
+        .collect();
+    drop(stdin);
+    server.wait().unwrap();
+    assert_eq!(answers[1]["id"], 2, "{}", answers[1]);
+    assert_eq!(answers[1]["result"]["isError"], false, "{}", answers[1]);
+    assert_eq!(std::fs::metadata(dir.path().join("big.txt")).unwrap().len(), 20 << 20);
+}
+
 /// A client that closes stdin while a call runs is gone: the call is cancelled and its process
 /// tree ended at once, and the server exits without waiting for an answer no one will read.
 #[test]
