@@ -16,6 +16,11 @@ pub struct ToolSpec {
 /// The longest tool name MCP clients accept.
 const MAX_NAME: usize = 128;
 
+/// Text a result carries at most, over all its items: the built-in tools bound their own
+/// output far below this; a plugin that does not would otherwise hand a model (and an MCP
+/// client's buffers) whatever fits in its memory.
+pub const MAX_RESULT_TEXT_BYTES: usize = 4 << 20;
+
 impl ToolSpec {
     /// A component's description of a tool, refused when a client could not use it: a name
     /// outside MCP's `[A-Za-z0-9_.-]{1,128}`, or arguments that are not a JSON object.
@@ -81,19 +86,42 @@ impl ToolResult {
             .join("\n")
     }
 
+    /// A component's result, its text cut at [`MAX_RESULT_TEXT_BYTES`] with a notice.
     pub(crate) fn from_wit(result: wit::ToolResult) -> Self {
+        let mut room = MAX_RESULT_TEXT_BYTES;
+        let mut dropped = 0;
+        let mut content: Vec<Content> = result
+            .content
+            .into_iter()
+            .filter_map(|c| match c {
+                wit::Content::Text(mut text) => {
+                    if text.len() > room {
+                        let mut cut = room;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        dropped += text.len() - cut;
+                        text.truncate(cut);
+                    }
+                    room -= text.len();
+                    (!text.is_empty() || dropped == 0).then_some(Content::Text { text })
+                }
+                wit::Content::Image(i) => Some(Content::Image {
+                    data: i.data,
+                    mime_type: i.mime_type,
+                }),
+            })
+            .collect();
+        if dropped > 0 {
+            content.push(Content::Text {
+                text: format!(
+                    "\n... [{dropped} bytes of this result dropped: a result carries at most {} MiB of text]",
+                    MAX_RESULT_TEXT_BYTES >> 20
+                ),
+            });
+        }
         Self {
-            content: result
-                .content
-                .into_iter()
-                .map(|c| match c {
-                    wit::Content::Text(text) => Content::Text { text },
-                    wit::Content::Image(i) => Content::Image {
-                        data: i.data,
-                        mime_type: i.mime_type,
-                    },
-                })
-                .collect(),
+            content,
             is_error: result.is_error,
             code: result.code,
         }
@@ -111,6 +139,43 @@ mod tests {
             input_schema: input_schema.into(),
         };
         ToolSpec::from_wit(spec, "plugin")
+    }
+
+    #[test]
+    fn a_result_carries_a_bounded_amount_of_text() {
+        let text = |t: String| wit::Content::Text(t);
+        let huge = ToolResult::from_wit(wit::ToolResult {
+            content: vec![
+                text("é".repeat(MAX_RESULT_TEXT_BYTES / 4)),
+                text("é".repeat(MAX_RESULT_TEXT_BYTES / 2)),
+                text("gone".into()),
+            ],
+            is_error: false,
+            code: None,
+        });
+        let texts: Vec<&str> = huge
+            .content
+            .iter()
+            .map(|c| match c {
+                Content::Text { text } => text.as_str(),
+                Content::Image { .. } => panic!("no image"),
+            })
+            .collect();
+        assert_eq!(texts.len(), 3, "the last item is dropped whole, the notice added");
+        assert_eq!(texts[0].len() + texts[1].len(), MAX_RESULT_TEXT_BYTES);
+        assert_eq!(
+            texts[2],
+            format!(
+                "\n... [{} bytes of this result dropped: a result carries at most 4 MiB of text]",
+                MAX_RESULT_TEXT_BYTES / 2 + 4
+            )
+        );
+        let small = ToolResult::from_wit(wit::ToolResult {
+            content: vec![text(String::new()), text("ok".into())],
+            is_error: false,
+            code: None,
+        });
+        assert_eq!(small.content.len(), 2, "an empty item is kept when nothing was dropped");
     }
 
     #[test]
