@@ -221,6 +221,25 @@ fn a_python_repl_runs_inside_the_terminal() {
     agent.close(&id);
 }
 
+/// Node's REPL waits for a key on its event loop (epoll), not in a read or poll of the terminal.
+#[test]
+fn a_node_repl_is_seen_waiting_for_input() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // A send that waited out its timeout would say "still running; decided by timeout".
+    let text = agent.send(&id, "node -i", None);
+    expect_status(&text, "waiting for input");
+    let text = agent.send(&id, "6 * 7", None);
+    assert!(
+        text.contains("42") && status(&text).contains("waiting for input"),
+        "{text}"
+    );
+    let text = agent.send(&id, ".exit", None);
+    expect_status(&text, "done, exit code 0");
+    agent.close(&id);
+}
+
 #[test]
 fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sigint() {
     let terminal = TerminalWorld::new();

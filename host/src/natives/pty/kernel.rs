@@ -14,10 +14,17 @@ use std::time::{Duration, Instant};
 /// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`).
 /// Names differ across kernels; the caller treats the answer as one signal among others.
 const TTY_READ_WCHANS: &[&str] = &["wait_woken", "n_tty_read"];
-/// Wait channels of poll/select. A program other than the shell polling with the terminal as
-/// stdin is usually a line editor waiting for a key (python's REPL, less); the shell polls at its
-/// own prompt, which the prompt marker covers instead.
-const POLL_WCHANS: &[&str] = &["poll_schedule_timeout", "do_select", "do_sys_poll", "core_sys_select"];
+/// Wait channels of poll/select/epoll. A program other than the shell polling with the terminal
+/// as stdin is usually a line editor waiting for a key (python's REPL, less, node's REPL on its
+/// event loop); the shell polls at its own prompt, which the prompt marker covers instead.
+const POLL_WCHANS: &[&str] = &[
+    "poll_schedule_timeout",
+    "do_select",
+    "do_sys_poll",
+    "core_sys_select",
+    "ep_poll",
+    "do_epoll_wait",
+];
 
 struct Stat {
     state: char,
