@@ -11,7 +11,7 @@ Run a bash command and get back its output (stdout and stderr interleaved, in or
 between calls: `cd`, variables and functions are gone next time, so chain dependent steps in \
 one command with `&&`.
 - There is no terminal and stdin is empty: pass non-interactive flags (e.g. `-y`, \
-`--no-pager`); a program waiting for input sees end of file. Colors and pagers are off.
+`--no-pager`); a program waiting for input sees end of file. Colors and pagers are off, and output is shown as a terminal would leave it: escape codes dropped, a progress bar's carriage-return redraws reduced to their last state.
 - Long output is cut in the middle: the first and last parts are kept around a line \
 `... [N bytes truncated; full output: PATH] ...`. Read PATH with grep, head, tail or \
 sed -n instead of running the command again.
@@ -25,7 +25,7 @@ that runs out of time is terminated with all its child processes and the result 
 `run_in_background: true` and the call returns a job id (job-N) at once, with no timeout. \
 Read the job's output with job_output, list jobs with job_list, stop one with job_kill; a \
 later result tells you when it ended. A process a command leaves running (`&`, `nohup`, \
-`setsid`) is stopped when the command ends.";
+`setsid`) is stopped when the command ends, and the result says so.";
 
 const INPUT_SCHEMA: &str = r#"{
   "type": "object",

@@ -1,6 +1,7 @@
 //! A shell run as the text a model reads: the output, then how the command ended.
 
 use seam_guest::exit_marker;
+use seam_guest::plain::plain;
 
 use crate::bindings::seam::shell::shell::{Output, RunResult};
 
@@ -20,19 +21,20 @@ pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
     text
 }
 
-/// Head and tail around a truncation notice when bytes were dropped; trailing line breaks
-/// are dropped so the status line follows the last line of output directly.
+/// Head and tail around a truncation notice when bytes were dropped, each as a terminal would
+/// show it (see [`plain`]); trailing line breaks are dropped so the status line follows the
+/// last line of output directly.
 fn output(output: &Output) -> String {
     let mut text = String::new();
     if output.dropped_bytes > 0 {
-        text.push_str(&output.head);
+        text.push_str(&plain(&output.head));
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
         text.push_str(&truncation_notice(output));
         text.push('\n');
     }
-    text.push_str(&output.tail);
+    text.push_str(&plain(&output.tail));
     let kept = text.trim_end_matches(['\n', '\r']).len();
     text.truncate(kept);
     if text.trim().is_empty() {
@@ -143,6 +145,12 @@ mod tests {
         assert!(run_result(&server, 1000).ends_with(
             "[stopped 1 process the command left running; run it with run_in_background to keep it running]"
         ));
+    }
+
+    #[test]
+    fn output_is_shown_as_a_terminal_leaves_it() {
+        let drawn = exited("\u{1b}[31mred\u{1b}[0m\r\n10%\r55%\r100%\ndone\n", 0);
+        assert_eq!(run_result(&drawn, 1000), "red\n100%\ndone");
     }
 
     #[test]

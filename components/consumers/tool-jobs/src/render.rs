@@ -2,12 +2,14 @@
 
 use crate::bindings::seam::jobs::jobs::{Chunk, JobInfo};
 use crate::notices::state;
+use seam_guest::plain::plain;
 
 pub fn job(info: &JobInfo) -> String {
     format!("{} {} {}: {}", info.id, state(info), info.kind, info.label)
 }
 
-/// The chunk, then where it sits and whether more can come.
+/// The chunk as a terminal would show it (byte offsets count the raw stream), then where it
+/// sits and whether more can come.
 pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
     let mut notes = vec![state(info), format!("bytes {}..{}", chunk.start, chunk.next)];
     if chunk.lossy {
@@ -22,7 +24,8 @@ pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
     } else {
         format!("next offset {}", chunk.next)
     });
-    let data = chunk.data.trim_end_matches(['\n', '\r']);
+    let data = plain(&chunk.data);
+    let data = data.trim_end_matches(['\n', '\r']);
     let data = if data.is_empty() { "(no new output)" } else { data };
     format!("{data}\n[{}: {}]", info.id, notes.join("; "))
 }

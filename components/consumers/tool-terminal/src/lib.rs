@@ -4,7 +4,6 @@
 
 mod args;
 mod describe;
-mod plain;
 mod render;
 
 mod bindings {

@@ -1,7 +1,7 @@
 //! Terminal results as text: the output, then one bracketed status line a model can act on.
 
 use crate::bindings::seam::terminal::terminal::{DecidedBy, ForegroundState, ReadResult, SendResult, SessionInfo};
-use crate::plain::plain;
+use seam_guest::plain::plain;
 
 pub fn decided_by(d: DecidedBy) -> &'static str {
     match d {

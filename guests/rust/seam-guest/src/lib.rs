@@ -15,6 +15,7 @@ pub mod json;
 pub mod json_scan;
 pub mod output;
 pub mod paths;
+pub mod plain;
 #[cfg(feature = "plugin")]
 pub mod plugin;
 pub mod text;

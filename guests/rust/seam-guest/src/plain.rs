@@ -1,4 +1,4 @@
-//! Terminal output as the text a person would see on the lines it printed: a model reads
+//! Program output as the text a person would see on the lines it printed: a model reads
 //! `ESC[31m`, `\r\n` and a progress bar's hundred carriage returns as noise it pays for. Escape
 //! sequences (colors, title codes) are dropped, but for moves along the line and erasing in it;
 //! within a line, a carriage return goes back to its start and a backspace one column left, so later
