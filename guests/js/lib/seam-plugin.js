@@ -114,18 +114,20 @@ function checkBounds(name, value, property) {
 }
 
 // The schema's top level: required fields, unknown fields, each field's JSON type and bounds.
+// Own properties only: `in` and `properties[name]` would also find what Object.prototype holds,
+// so `toString` or `__proto__` would pass as known fields and satisfy `required`.
 function checkArguments(args, schema) {
   const properties = schema.properties ?? {};
   for (const name of schema.required ?? []) {
-    if (!(name in args)) throw new Error(`missing field \`${name}\``);
+    if (!Object.hasOwn(args, name)) throw new Error(`missing field \`${name}\``);
   }
   for (const [name, value] of Object.entries(args)) {
-    const property = properties[name];
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (!property) {
       if (schema.additionalProperties === false) throw new Error(`unknown field \`${name}\``);
       continue;
     }
-    const isType = JSON_TYPES[property.type];
+    const isType = Object.hasOwn(JSON_TYPES, property.type) ? JSON_TYPES[property.type] : undefined;
     if (isType && !isType(value)) throw new Error(`\`${name}\` must be of type ${property.type}`);
     checkBounds(name, value, property);
   }
@@ -138,8 +140,31 @@ function asErrorResult(name, error) {
   return errorResult(PLUGIN_FAILED, `${name} failed: ${error}`);
 }
 
+const TOOL_KEYS = ['name', 'description', 'schema', 'run'];
+
+// A definition the host could not describe or call fails here, when app.js loads (at build
+// time), naming the tool and the field: later it would be an opaque trap in `describe`.
+function checkDefinition(tool, index) {
+  if (!JSON_TYPES.object(tool)) throw new Error(`tool ${index}: expected { ${TOOL_KEYS.join(', ')} }, got ${kindOf(tool)}`);
+  const unknown = Object.keys(tool).filter((key) => !TOOL_KEYS.includes(key));
+  const hint = unknown.length ? `; unknown key ${unknown.map((key) => `\`${key}\``).join(', ')} (a tool has ${TOOL_KEYS.join(', ')})` : '';
+  const fail = (which, field, wanted, value) => new Error(`${which}: \`${field}\` must be ${wanted} (got ${kindOf(value)})${hint}`);
+  if (typeof tool.name !== 'string' || tool.name === '') throw fail(`tool ${index}`, 'name', 'a non-empty string', tool.name);
+  const which = `tool "${tool.name}"`;
+  if (typeof tool.description !== 'string') throw fail(which, 'description', 'a string', tool.description);
+  if (!JSON_TYPES.object(tool.schema)) throw fail(which, 'schema', 'an object', tool.schema);
+  if (typeof tool.run !== 'function') throw fail(which, 'run', 'a function', tool.run);
+}
+
 export function definePlugin(tools, seams = {}) {
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  if (!Array.isArray(tools)) throw new Error(`definePlugin takes an array of tools, got ${kindOf(tools)}`);
+  tools.forEach(checkDefinition);
+  const byName = new Map();
+  for (const tool of tools) {
+    // A second tool of a name would silently replace the first, and its checks with it.
+    if (byName.has(tool.name)) throw new Error(`two tools named "${tool.name}": each tool of a plugin needs its own name`);
+    byName.set(tool.name, tool);
+  }
   return {
     describe() {
       return tools.map((t) => ({ name: t.name, description: t.description, inputSchema: JSON.stringify(t.schema) }));

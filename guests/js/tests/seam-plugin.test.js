@@ -58,3 +58,35 @@ test('errors keep their code; anything else thrown is PLUGIN_FAILED', () => {
   assert.match(bug.content[0].val, /t failed: TypeError: oops/);
   assert.equal(plugin(() => 'x').invoke(call('other', {})).code, 'UNKNOWN_TOOL');
 });
+
+test('a tool definition missing or misspelling a field is refused by name when defined', () => {
+  const run = () => 'x';
+  for (const [tools, words] of [
+    [[{ name: 't', description: 'd', run }], /tool "t": `schema` must be an object \(got undefined\)/],
+    [[{ name: 't', description: 'd', inputSchema: schema, run }], /tool "t": `schema` must be an object.*unknown key `inputSchema`/],
+    [[{ name: 't', description: 'd', schema: 'x', run }], /tool "t": `schema` must be an object \(got a string\)/],
+    [[{ description: 'd', schema, run }], /tool 0: `name` must be a non-empty string/],
+    [[{ name: 't', schema, run }], /tool "t": `description` must be a string/],
+    [[{ name: 't', description: 'd', schema }], /tool "t": `run` must be a function/],
+    [[{ name: 't', description: 'd', schema, run }, null], /tool 1: expected \{ name, description, schema, run \}/],
+    [[{ name: 't', description: 'd', schema, run }, { name: 't', description: 'e', schema, run }], /two tools named "t"/],
+  ]) {
+    assert.throws(() => definePlugin(tools), words);
+  }
+  assert.throws(() => definePlugin({ name: 't' }), /definePlugin takes an array of tools/);
+});
+
+test('names Object.prototype holds are unknown fields, and only an own field is present', () => {
+  let ran = false;
+  const run = () => { ran = true; return 'ran'; };
+  for (const text of ['{"n": 1, "toString": 1}', '{"n": 1, "__proto__": {}}', '{"n": 1, "constructor": 1}']) {
+    const result = plugin(run).invoke({ ...call('t', {}), arguments: text });
+    assert.equal(result.code, 'INVALID_ARGUMENTS', text);
+    assert.match(result.content[0].val, /unknown field/, text);
+  }
+  const inherited = { type: 'object', properties: { toString: { type: 'string' } }, required: ['toString'] };
+  const result = definePlugin([{ name: 't', description: 'd', schema: inherited, run }]).invoke(call('t', {}));
+  assert.equal(result.code, 'INVALID_ARGUMENTS');
+  assert.match(result.content[0].val, /missing field `toString`/);
+  assert.equal(ran, false);
+});

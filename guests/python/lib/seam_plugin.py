@@ -127,9 +127,12 @@ TOOLS: Dict[str, Registered] = {}
 
 def tool(name: str, description: str, schema: Dict[str, Any]):
     """Register ``run(args, ctx)``; it returns text (or a ToolResult from ``text_result`` /
-    ``error_result``) or raises ToolError. Returning anything else fails the call."""
+    ``error_result``) or raises ToolError. Returning anything else fails the call. A second
+    tool of the same name is refused: it would silently replace the first and its checks."""
 
     def register(run):
+        if name in TOOLS:
+            raise ValueError(f"two tools named {name!r}: each tool of a plugin needs its own name")
         TOOLS[name] = Registered(description, schema, run)
         return run
 

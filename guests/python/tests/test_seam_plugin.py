@@ -141,5 +141,18 @@ class Invoke(unittest.TestCase):
         self.assertIn("does not import seam:fs/fs", result.content[0].value)
 
 
+class Register(unittest.TestCase):
+    def test_a_second_tool_with_the_same_name_is_refused_naming_it(self):
+        seam_plugin.TOOLS.clear()
+        seam_plugin.tool("t", "first", SCHEMA)(lambda args, ctx: "first")
+        with self.assertRaisesRegex(ValueError, "two tools named 't'"):
+            seam_plugin.tool("t", "second", {"type": "object"})(lambda args, ctx: "second")
+        # The first keeps its description and its checks.
+        self.assertEqual([spec.description for spec in seam_plugin.Tool().describe()], ["first"])
+        session = tool_types.Session("s", "/", "a")
+        refused = seam_plugin.Tool().invoke(tool_types.Call("t", "{}", session, "c"))
+        self.assertEqual(refused.code, "INVALID_ARGUMENTS")
+
+
 if __name__ == "__main__":
     unittest.main()
