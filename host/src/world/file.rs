@@ -5,6 +5,23 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// A path written in a world file: `~` or `~/...` in the home directory, a relative one in
+/// `base` (the world file's folder).
+fn resolved(text: &str, base: &Path) -> PathBuf {
+    let home = || {
+        std::env::var_os("HOME")
+            .filter(|home| !home.is_empty())
+            .map(PathBuf::from)
+    };
+    match text.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => match home() {
+            Some(home) => home.join(rest.trim_start_matches('/')),
+            None => base.join(text),
+        },
+        _ => base.join(text),
+    }
+}
+
 /// A component reference: a built-in name (`bash-local`) or a path to a `.wasm` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ComponentRef {
@@ -15,12 +32,7 @@ pub enum ComponentRef {
 impl ComponentRef {
     fn parse(text: &str, base: &Path) -> Self {
         if text.ends_with(".wasm") || text.contains('/') {
-            let path = Path::new(text);
-            Self::Path(if path.is_absolute() {
-                path.to_path_buf()
-            } else {
-                base.join(path)
-            })
+            Self::Path(resolved(text, base))
         } else {
             Self::Builtin(text.to_string())
         }
@@ -44,14 +56,6 @@ impl ComponentRef {
                 .unwrap_or_else(|| path.display().to_string()),
         }
     }
-}
-
-/// One seam's providers: a single provider or a stack of wrappers, outermost first.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-enum ProviderEntry {
-    One(String),
-    Stack(Vec<String>),
 }
 
 /// Resource limits applied to every component of a call.
@@ -101,7 +105,9 @@ struct RawWorld {
     workspace: Option<String>,
     sandbox: Option<String>,
     #[serde(default)]
-    providers: BTreeMap<String, ProviderEntry>,
+    /// Each seam's providers: one name, or a stack of wrappers, outermost first (see
+    /// [`provider_names`]).
+    providers: BTreeMap<String, toml::Value>,
     #[serde(default)]
     tools: Vec<String>,
     #[serde(default)]
@@ -118,6 +124,15 @@ pub enum SandboxMode {
     ReadOnly,
     WorkspaceWrite,
     DangerFullAccess,
+}
+
+/// The names of a `[providers]` entry: a string, or an array of strings.
+fn provider_names(entry: &toml::Value) -> Option<Vec<String>> {
+    match entry {
+        toml::Value::String(name) => Some(vec![name.clone()]),
+        toml::Value::Array(names) => names.iter().map(|n| n.as_str().map(str::to_owned)).collect(),
+        _ => None,
+    }
 }
 
 impl SandboxMode {
@@ -237,10 +252,13 @@ impl WorldFile {
             .providers
             .into_iter()
             .map(|(seam, entry)| {
-                let names = match entry {
-                    ProviderEntry::One(name) => vec![name],
-                    ProviderEntry::Stack(names) => names,
-                };
+                let names = provider_names(&entry).ok_or_else(|| {
+                    fail(format!(
+                        "providers.{seam} = {entry}: expected a component (a built-in name such as \
+                         \"fs-local\", or a path to a .wasm file) or a list of them, a stack \
+                         outermost first"
+                    ))
+                })?;
                 if names.is_empty() {
                     return Err(fail(format!("providers.{seam} names no provider")));
                 }
@@ -321,7 +339,7 @@ impl WorldFile {
         }
         Ok(Self {
             origin: origin.to_string(),
-            workspace: raw.workspace.map(|w| base.join(w)),
+            workspace: raw.workspace.map(|w| resolved(&w, base)),
             sandbox,
             providers,
             tools,
@@ -413,6 +431,35 @@ mod tests {
         assert_eq!(world.sandbox, SandboxMode::WorkspaceWrite);
         // Each layer of a stack is a component of its own.
         assert_eq!(world.component_count(), 6);
+    }
+
+    #[test]
+    fn a_path_from_home_is_taken_there() {
+        let home = PathBuf::from(std::env::var_os("HOME").expect("HOME is set"));
+        let world = WorldFile::parse(
+            "workspace = \"~\"\ntools = [\"~/p/wc.wasm\", \"~x/other.wasm\"]",
+            "t",
+            Path::new("/w"),
+        )
+        .unwrap();
+        assert_eq!(world.workspace, Some(home.clone()));
+        assert_eq!(world.tools[0], ComponentRef::Path(home.join("p/wc.wasm")));
+        assert_eq!(
+            world.tools[1],
+            ComponentRef::Path("/w/~x/other.wasm".into()),
+            "only ~ alone means home"
+        );
+    }
+
+    #[test]
+    fn a_provider_entry_of_another_shape_is_explained() {
+        let Err(error) = WorldFile::parse("[providers]\nfs = { path = \"x.wasm\" }", "t", Path::new("/w")) else {
+            panic!("a table loaded as a provider")
+        };
+        assert!(
+            error.to_string().contains("expected a component (a built-in name"),
+            "{error}"
+        );
     }
 
     #[test]

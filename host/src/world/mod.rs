@@ -676,7 +676,7 @@ impl Runtime {
         }
         .map_err(|e| WorldError::Invalid {
             name: name.clone(),
-            message: format!("{e:#}"),
+            message: invalid_component(&format!("{e:#}")),
         })?;
         let config = file
             .config
@@ -699,4 +699,13 @@ impl Runtime {
             limits: place.limits.clone(),
         })
     }
+}
+
+/// Why the engine refused a component's bytes, on one line: its parser prints byte arrays over
+/// many, and a file that is not WebAssembly at all is best told as such.
+fn invalid_component(engine_message: &str) -> String {
+    if engine_message.contains("magic header not detected") {
+        return "it is not a WebAssembly file (those start with the bytes \\0asm)".to_owned();
+    }
+    engine_message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
