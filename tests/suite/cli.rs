@@ -56,6 +56,8 @@ fn logs_to_a_pipe_are_plain_text() {
 #[test]
 fn batch_answers_each_line_in_one_world() {
     let input = [
+        // A byte order mark before the first line is not part of it.
+        "\u{feff}".as_bytes(),
         r#"{"tool": "bash", "args": {"command": "echo one"}}"#.as_bytes(),
         b"\nnot json\n\xff\xfe\n",
         br#"{"tool": "bash", "args": {"command": "echo two"}}"#,
@@ -63,7 +65,7 @@ fn batch_answers_each_line_in_one_world() {
     ]
     .concat();
     let out = seam_bytes(&["call", "--batch"], &input);
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1), "bad lines fail the batch");
     let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["content"][0]["text"], "one");
@@ -76,6 +78,11 @@ fn batch_answers_each_line_in_one_world() {
     // A line that is not UTF-8 is a bad line too; the lines after it still run.
     assert_eq!(lines[2]["code"], "INVALID_REQUEST");
     assert_eq!(lines[3]["content"][0]["text"], "two");
+    let good = seam(
+        &["call", "--batch"],
+        Some(r#"{"tool": "bash", "args": {"command": "true"}}"#),
+    );
+    assert!(good.status.success(), "{good:?}");
 }
 
 #[test]

@@ -18,7 +18,8 @@ pub struct Args {
     /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
     /// each with one JSON line. All calls share one session of one world; a line
     /// {"sandbox_mode": MODE} changes that session's standing sandbox mode. At the end of input
-    /// the session's agent is released: its terminals and background jobs are closed.
+    /// the session's agent is released: its terminals and background jobs are closed. Exits 1
+    /// when any line's result is an error.
     #[arg(long, conflicts_with_all = ["tool", "json"])]
     batch: bool,
 }
@@ -103,6 +104,7 @@ struct BatchLine<'a> {
 fn batch(world: &World) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let mut failed = false;
     // Lines are split as bytes: a line that is not UTF-8 is answered as a bad line, and the
     // lines after it still run.
     for (index, line) in std::io::stdin().lock().split(b'\n').enumerate() {
@@ -111,7 +113,14 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
             let result = ToolResult::error("INVALID_REQUEST", format!("line {}: not UTF-8", index + 1));
             writeln!(out, "{}", serde_json::to_string(&result)?)?;
             out.flush()?;
+            failed = true;
             continue;
+        };
+        // Editors on some systems start a UTF-8 file with a byte order mark.
+        let line = if index == 0 {
+            line.trim_start_matches('\u{feff}')
+        } else {
+            line
         };
         if line.trim().is_empty() {
             continue;
@@ -142,11 +151,12 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
                 ),
             ),
         };
+        failed |= result.is_error;
         writeln!(out, "{}", serde_json::to_string(&result)?)?;
         out.flush()?;
     }
     // The session's agent is done: its terminals and background jobs end now, in order,
     // rather than by the host's exit.
     world.release_agent(&world.session().agent);
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
