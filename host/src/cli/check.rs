@@ -58,7 +58,11 @@ pub fn run(cli: &Cli, file: Option<PathBuf>, json: bool) -> anyhow::Result<ExitC
         }
     }
     let tools: Vec<&str> = world.tools().iter().map(|t| t.name.as_str()).collect();
-    say!("tools: {}", tools.join(", "))?;
+    if tools.is_empty() {
+        say!("tools: none (list components under `tools` or add `[[plugins]]`)")?;
+    } else {
+        say!("tools: {}", tools.join(", "))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
