@@ -81,6 +81,26 @@ fn a_stack_listed_innermost_first_is_refused_rather_than_leaving_its_sandbox_unu
     );
 }
 
+/// A provider listed under one of seam's own seams must provide it: a plugin granted `fs` must
+/// not be handed a shell. A seam of a third party's own is named as its provider likes.
+#[test]
+fn a_provider_listed_under_a_seam_it_does_not_provide_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = "tools = [\"tool-fs\"]\n[providers]\nfs = \"fs-local\"\npolicy = \"sandbox-policy\"\n\
+        shell = \"approval-never\"\n";
+    let (code, message) = refusal(toml, dir.path());
+    assert_eq!(code, "LINK_LABEL_MISMATCH");
+    assert!(
+        message.contains("providers.shell names approval-never, which does not provide the shell seam"),
+        "{message}"
+    );
+    let renamed = toml.replace("shell = ", "mine = ");
+    assert!(
+        try_world(&renamed, dir.path()).is_ok(),
+        "a label of no seam of seam's own"
+    );
+}
+
 #[test]
 fn a_cycle_is_refused() {
     let dir = tempfile::tempdir().unwrap();

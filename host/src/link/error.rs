@@ -61,6 +61,15 @@ pub enum LinkError {
         wrapper: String,
         inner: String,
     },
+    #[error(
+        "providers.{label} names {provider}, which does not provide the {label} seam (it exports \
+         {exports}); a provider is listed under the seam it serves"
+    )]
+    LabelMismatch {
+        label: String,
+        provider: String,
+        exports: String,
+    },
 }
 
 impl LinkError {
@@ -77,6 +86,7 @@ impl LinkError {
             Self::Unsupported { .. } => "LINK_UNSUPPORTED",
             Self::Instantiate { .. } => "LINK_INSTANTIATE",
             Self::StackUnreachable { .. } => "LINK_STACK_UNREACHABLE",
+            Self::LabelMismatch { .. } => "LINK_LABEL_MISMATCH",
         }
     }
 }

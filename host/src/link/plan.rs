@@ -146,6 +146,7 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
                 .collect()
         })
         .collect();
+    check_labels(nodes, &exports)?;
     let mut plan = Plan::default();
     for (index, node) in nodes.iter().enumerate() {
         let mut imports = Vec::new();
@@ -172,6 +173,46 @@ pub fn plan(engine: &Engine, nodes: &[NodeDecl]) -> Result<Plan, LinkError> {
     plan.func_slots = slots;
     plan.policy_resolver = policy_resolver(nodes, &exports);
     Ok(plan)
+}
+
+/// The seams of seam's own packages, by the label a world file lists their providers under,
+/// with the interface prefix a provider of each exports. Other labels name third-party seams.
+const KNOWN_SEAMS: &[(&str, &str)] = &[
+    ("approval", "seam:approval/"),
+    ("fs", "seam:fs/"),
+    ("jobs", "seam:jobs/"),
+    ("lsp", "seam:lsp/"),
+    ("policy", "seam:sandbox/policy@"),
+    ("sandbox", "seam:sandbox/sandbox@"),
+    ("shell", "seam:shell/"),
+    ("subprocess", "seam:subprocess/"),
+    ("terminal", "seam:terminal/"),
+];
+
+/// A provider listed under one of seam's own seams provides it: `fs = "bash-local"` would
+/// otherwise load, and a plugin granted `fs` would be handed a shell.
+fn check_labels(nodes: &[NodeDecl], exports: &[Vec<(String, ComponentItem)>]) -> Result<(), LinkError> {
+    for (node, exported) in nodes.iter().zip(exports) {
+        let Some(label) = node.seam.as_deref().filter(|_| node.visible) else {
+            continue;
+        };
+        let Some((_, prefix)) = KNOWN_SEAMS.iter().find(|(known, _)| *known == label) else {
+            continue;
+        };
+        if !exported.iter().any(|(name, _)| name.starts_with(prefix)) {
+            let names: Vec<&str> = exported.iter().map(|(name, _)| name.as_str()).collect();
+            return Err(LinkError::LabelMismatch {
+                label: label.to_owned(),
+                provider: node.name.clone(),
+                exports: if names.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    names.join(", ")
+                },
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Every wrapper of a stack calls the layer below it. A wrapper that does not (a stack listed
