@@ -218,6 +218,16 @@ fn a_python_repl_runs_inside_the_terminal() {
     );
     let text = agent.send(&id, "exit()", None);
     expect_status(&text, "done, exit code 0");
+    // The prompt a REPL printed before it waited is in that send's result, not the next one's.
+    for _ in 0..5 {
+        let started = agent.send(&id, "python3 -q", None);
+        assert!(
+            status(&started).contains("waiting for input") && started.contains(">>> "),
+            "{started}"
+        );
+        let ended = agent.send(&id, "exit()", None);
+        assert!(!ended.contains(">>>"), "{ended}");
+    }
     agent.close(&id);
 }
 

@@ -30,6 +30,9 @@ use crate::marker;
 const SIGINT: i32 = 2;
 /// A program's last output burst must be this old before its stdin-wait counts.
 const SETTLE: Duration = Duration::from_millis(30);
+/// How long a program found waiting for input is given for what it printed before (its prompt)
+/// to come through the terminal: it is written, but may not have been read from the PTY yet.
+const PROMPT_IN_FLIGHT_MS: u32 = 10;
 
 pub struct Decision {
     pub decided_by: DecidedBy,
@@ -89,7 +92,10 @@ pub fn wait(
         } else if quiet >= SETTLE.min(readiness) {
             // Reading /proc costs more than a wait: only once output paused.
             match terminal.foreground() {
-                Ok(fg) if fg.waiting_for_input => Some((DecidedBy::StdinWait, true, None)),
+                Ok(fg) if fg.waiting_for_input => {
+                    end = terminal.wait_output(end, PROMPT_IN_FLIGHT_MS);
+                    Some((DecidedBy::StdinWait, true, None))
+                }
                 Ok(fg) if !fg.is_shell => {
                     jobless_since = None;
                     None
