@@ -218,10 +218,9 @@ fn bash_world(runner: &str, workspace: &Path) -> seam_host::World {
     crate::common::world(&toml, workspace)
 }
 
-/// The spill file a truncation notice points to can be read by the next confined command,
-/// whatever the sandbox does to /tmp.
-#[test]
-fn a_confined_command_can_read_the_spill_file_its_notice_names() {
+/// Runs `test` once per runner the kernel supports, with `bash` running a command through
+/// bash-sandbox confined by that runner, in a fresh workspace outside /tmp.
+fn for_each_confined_bash(mut test: impl FnMut(&str, &dyn Fn(&str) -> seam_host::ToolResult)) {
     for runner in RUNNERS {
         if let Some(reason) = kernel_lacks(runner) {
             eprintln!("skipped the {runner} case: {reason}");
@@ -229,7 +228,17 @@ fn a_confined_command_can_read_the_spill_file_its_notice_names() {
         }
         let workspace = Dir::off_tmp();
         let world = bash_world(runner, &workspace.path);
-        let bash = |command: &str| crate::common::call(&world, "bash", json!({"command": command}));
+        test(runner, &|command| {
+            crate::common::call(&world, "bash", json!({"command": command}))
+        });
+    }
+}
+
+/// The spill file a truncation notice points to can be read by the next confined command,
+/// whatever the sandbox does to /tmp.
+#[test]
+fn a_confined_command_can_read_the_spill_file_its_notice_names() {
+    for_each_confined_bash(|runner, bash| {
         let long = bash("seq 1 100000");
         let text = long.text();
         let path = text
@@ -239,7 +248,7 @@ fn a_confined_command_can_read_the_spill_file_its_notice_names() {
             .unwrap_or_else(|| panic!("{runner}: a truncation notice with a spill path: {long:?}"));
         let counted = bash(&format!("wc -l < {path}"));
         assert_eq!(counted.text(), "100000", "{runner}: {counted:?}");
-    }
+    });
 }
 
 /// A confined command is told about processes it left running, and only about those: bwrap's
@@ -247,14 +256,7 @@ fn a_confined_command_can_read_the_spill_file_its_notice_names() {
 #[test]
 fn only_processes_the_confined_command_left_running_are_reported() {
     const STOPPED: &str = "[stopped 1 process the command left running";
-    for runner in RUNNERS {
-        if let Some(reason) = kernel_lacks(runner) {
-            eprintln!("skipped the {runner} case: {reason}");
-            continue;
-        }
-        let workspace = Dir::off_tmp();
-        let world = bash_world(runner, &workspace.path);
-        let bash = |command: &str| crate::common::call(&world, "bash", json!({"command": command}));
+    for_each_confined_bash(|runner, bash| {
         for _ in 0..20 {
             let plain = bash("echo hi");
             assert_eq!(plain.text(), "hi", "{runner}: {plain:?}");
@@ -272,7 +274,7 @@ fn only_processes_the_confined_command_left_running_are_reported() {
             }),
             "{runner}: the sleep is gone"
         );
-    }
+    });
 }
 
 /// A confined command holds no capability, whoever runs seam: run by root, bwrap would
