@@ -278,7 +278,8 @@ fn only_processes_the_confined_command_left_running_are_reported() {
 }
 
 /// A confined command holds no capability, whoever runs seam: run by root, bwrap would
-/// otherwise leave it enough to remount `/` read-write and write anywhere.
+/// otherwise leave it enough to remount `/` read-write and write anywhere. Nor can it write a
+/// kernel setting, which uid 0 may without any capability.
 #[test]
 fn a_command_confined_by_bwrap_holds_no_capability() {
     if let Some(reason) = kernel_lacks("bwrap") {
@@ -290,7 +291,8 @@ fn a_command_confined_by_bwrap_holds_no_capability() {
     let outside = Dir::off_tmp();
     let target = outside.join("escaped");
     let command = format!(
-        "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null; echo x > {}",
+        "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null; echo x > {}; \
+         cat /proc/sys/kernel/hostname 2>/dev/null > /proc/sys/kernel/hostname && echo sysctl written",
         target.display()
     );
     let run = run(&world, "bwrap", "workspace-write", &workspace.path, &command);

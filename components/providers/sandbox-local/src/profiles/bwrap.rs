@@ -39,6 +39,12 @@ pub fn profile(scope: &Scope, protected: &[Protected], session: Session) -> Vec<
     let mut args = Args::default();
     args.flag(&["--ro-bind", "/", "/"]);
     args.flag(&["--dev", "/dev", "--proc", "/proc"]);
+    // The kernel's knobs in the fresh /proc are writable by uid 0 without any capability
+    // (core_pattern runs a program as host root): kept read-only, as every other host file.
+    args.flag(&["--ro-bind", "/proc/sys", "/proc/sys"]);
+    for knob in ["/proc/sysrq-trigger", "/proc/irq", "/proc/bus"] {
+        args.flag(&["--ro-bind-try", knob, knob]);
+    }
     // Own PID namespace: the command cannot signal or ptrace host processes. Dies with its
     // parent.
     args.flag(&["--unshare-pid"]);
@@ -108,8 +114,9 @@ impl Args {
 mod tests {
     use super::*;
 
-    const BASE: &str =
-        "--ro-bind / / --dev /dev --proc /proc --unshare-pid --new-session --die-with-parent --cap-drop ALL";
+    const BASE: &str = "--ro-bind / / --dev /dev --proc /proc --ro-bind /proc/sys /proc/sys \
+        --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger --ro-bind-try /proc/irq /proc/irq \
+        --ro-bind-try /proc/bus /proc/bus --unshare-pid --new-session --die-with-parent --cap-drop ALL";
 
     fn scope(mode: Mode, workspace: &str, roots: &[&str]) -> Scope {
         let roots: Vec<String> = roots.iter().map(|r| r.to_string()).collect();
