@@ -60,6 +60,30 @@ fn it_confines_the_command_and_reports_full_ruleset_enforcement() {
     );
 }
 
+/// Landlock confines paths only: the command also loses every capability (run by root it
+/// would keep them, enough to load a kernel module), and may not make device nodes even where
+/// it may write.
+#[test]
+fn it_leaves_the_command_no_capability_and_no_device_nodes() {
+    if let Some(reason) = kernel_lacks("landlock") {
+        return eprintln!("skipped: {reason}");
+    }
+    let writable = Dir::off_tmp();
+    let script = format!(
+        "grep -E '^Cap(Prm|Eff|Bnd)' /proc/self/status; mknod {w}/null c 1 3 2>/dev/null && echo made",
+        w = writable.path.display()
+    );
+    let w = writable.path.to_str().unwrap();
+    let out = launcher(&["--read", "/", "--write", w, "--", "bash", "-c", &script]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\n",
+        "{}",
+        stderr(&out)
+    );
+    assert!(!writable.join("null").exists());
+}
+
 /// From Landlock ABI 6 on, the command cannot signal processes outside its domain: not its
 /// parent (seam's supervisor, or seam), while its own children stay within reach.
 #[test]

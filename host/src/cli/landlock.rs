@@ -30,6 +30,9 @@ fn launch(args: Vec<OsString>) -> String {
         Ok(enforcement) => enforcement,
         Err(problem) => return problem,
     };
+    if let Err(problem) = landlock::drop_capabilities() {
+        return problem;
+    }
     if launch.report {
         eprintln!("{REPORT_PREFIX} {} (ABI {})", enforcement.as_str(), landlock::abi());
     }

@@ -166,7 +166,9 @@ pub fn restrict_self(rules: &Rules) -> Result<Enforcement, String> {
     let mut ruleset = ruleset
         .and_then(Ruleset::create)
         .map_err(|e| format!("cannot create the ruleset: {e}"))?;
-    let grants = [(&rules.read, AccessFs::from_read(TARGET_ABI)), (&rules.write, handled)];
+    // Device nodes are never a workspace's: one made there would reach whatever it names.
+    let writes = handled & !(AccessFs::MakeBlock | AccessFs::MakeChar);
+    let grants = [(&rules.read, AccessFs::from_read(TARGET_ABI)), (&rules.write, writes)];
     for (paths, access) in grants {
         for path in paths {
             let fd = open_exact(path)?;
@@ -187,6 +189,59 @@ pub fn restrict_self(rules: &Rules) -> Result<Enforcement, String> {
         RulesetStatus::PartiallyEnforced => Ok(Enforcement::Partial),
         RulesetStatus::NotEnforced => Err(format!("Landlock is not enforced by this kernel (ABI {})", abi())),
     }
+}
+
+/// Leaves the calling process, and what it execs, without capabilities: Landlock confines
+/// paths only, and a command run by root would keep the rest (loading a kernel module, raw
+/// devices, other users' files). The bounding set is emptied so that exec grants uid 0 none.
+/// Unprivileged, there is nothing to drop, and the bounding set cannot be changed: not an error.
+pub fn drop_capabilities() -> Result<(), String> {
+    // SAFETY: prctl with integer arguments only.
+    unsafe { libc::prctl(libc::PR_CAP_AMBIENT, libc::PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) };
+    for capability in 0.. {
+        // SAFETY: prctl with integer arguments only.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) } != 0 {
+            match std::io::Error::last_os_error().raw_os_error() {
+                // Past the last capability this kernel knows.
+                Some(libc::EINVAL) => break,
+                // Not allowed to change it: then it holds no capability to drop either.
+                Some(libc::EPERM) => break,
+                _ => {
+                    return Err(format!(
+                        "cannot drop capability {capability}: {}",
+                        std::io::Error::last_os_error()
+                    ));
+                }
+            }
+        }
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    const VERSION_3: u32 = 0x2008_0522;
+    let header = Header {
+        version: VERSION_3,
+        pid: 0,
+    };
+    let none = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    // SAFETY: a version 3 header and the two data words it expects, both valid for the call.
+    if unsafe { libc::syscall(libc::SYS_capset, &header, none.as_ptr()) } != 0 {
+        return Err(format!("cannot drop capabilities: {}", std::io::Error::last_os_error()));
+    }
+    Ok(())
 }
 
 /// Directory-only rights (listing, creating, removing, Refer) do not apply to a file: the
