@@ -395,8 +395,15 @@ fn a_confined_world_does_not_swap_in_a_file_its_commands_can_write() {
     };
     let workspace = outside_tmp();
     let elsewhere = outside_tmp();
-    for (dir, swaps_in) in [(workspace.path(), false), (elsewhere.path(), true)] {
-        let path = dir.join("seam.toml");
+    // Outside the workspace by its name, inside by what it leads to.
+    let linked = elsewhere.path().join("linked.toml");
+    std::os::unix::fs::symlink(workspace.path().join("linked-target.toml"), &linked).unwrap();
+    std::fs::write(workspace.path().join("linked-target.toml"), "").unwrap();
+    for (path, swaps_in) in [
+        (workspace.path().join("seam.toml"), false),
+        (linked, false),
+        (elsewhere.path().join("seam.toml"), true),
+    ] {
         std::fs::write(&path, confined(workspace.path(), "")).unwrap();
         let world = seam_host::World::load(runtime(), WorldFile::load(&path).unwrap(), None).unwrap();
         assert!(world.confines_commands());

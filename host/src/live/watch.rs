@@ -66,18 +66,25 @@ fn writable_by_commands(world: &World, path: &Path) -> bool {
         return false;
     }
     let canonical = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    // The file itself may be missing for a moment (a save by rename); its directory is not.
-    let path = match (path.parent(), path.file_name()) {
-        (Some(dir), Some(name)) => canonical(dir).join(name),
-        _ => canonical(path),
+    let Ok(path) = std::path::absolute(path) else {
+        return true;
     };
-    [
+    // Where the name lies (the file may be missing for a moment: a save by rename), and, when
+    // it is a symlink, where it leads: a change to either is a change to the world.
+    let mut places = vec![match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => canonical(dir).join(name),
+        _ => canonical(&path),
+    }];
+    places.extend(std::fs::canonicalize(&path).ok());
+    let roots = [
         world.workspace().to_path_buf(),
         std::env::temp_dir(),
         PathBuf::from("/tmp"),
     ]
-    .iter()
-    .any(|root| path.starts_with(canonical(root)))
+    .map(|r| canonical(&r));
+    places
+        .iter()
+        .any(|place| roots.iter().any(|root| place.starts_with(root)))
 }
 
 /// Reload `live` on a thread of its own whenever a watched file changes or SIGHUP arrives;
