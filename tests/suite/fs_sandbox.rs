@@ -144,9 +144,9 @@ fn the_temp_dir_is_writable_by_default_under_workspace_write() {
     assert!(is_empty(beyond.path()));
 }
 
-/// git's hooks and config stay read-only under workspace-write, as the OS sandbox keeps them:
-/// git runs what they name later, outside any sandbox. In any repository, whether or not they
-/// exist yet, and wherever `core.hooksPath` puts the hooks.
+/// git's own files stay read-only under workspace-write: git runs what its hooks and config
+/// name later, outside any sandbox, and much else in `.git` steers where it finds them. In any
+/// repository, whether or not they exist yet, and wherever `core.hooksPath` puts the hooks.
 #[test]
 fn workspace_write_keeps_git_hooks_and_config_read_only() {
     let (_dir, root) = scratch();
@@ -162,12 +162,18 @@ fn workspace_write_keeps_git_hooks_and_config_read_only() {
         "nested/.git/config",
         "nested/.git/hooks/post-checkout",
         "worktree/.git",
+        ".git/commondir",
+        ".git/config.worktree",
+        ".git/modules/m/hooks/pre-commit",
+        ".git/info/attributes",
+        ".git/objects/info/alternates",
+        ".git/HEAD",
     ] {
         let result = probe(&world, json!({"op": "write", "path": path, "content": "x"}));
         assert!(
             result
                 .as_ref()
-                .is_err_and(|(code, message)| code == "FS_SANDBOX_DENIED" && message.contains("git's hooks")),
+                .is_err_and(|(code, message)| code == "FS_SANDBOX_DENIED" && message.contains("git's own files")),
             "{path}: {result:?}"
         );
         assert!(!ws.join(path).is_file() || path == ".git/config", "{path} was written");
@@ -176,7 +182,13 @@ fn workspace_write_keeps_git_hooks_and_config_read_only() {
         std::fs::read_to_string(ws.join(".git/config")).unwrap(),
         "[core]\n\thooksPath = .githooks\n"
     );
-    for path in [".git/HEAD", ".gitignore", "src/config", "hooks/pre-commit"] {
+    for path in [
+        ".gitignore",
+        ".gitmodules",
+        "src/config",
+        "hooks/pre-commit",
+        "a.git/config",
+    ] {
         assert!(write(&world, &ws.join(path)).is_ok(), "{path} is an ordinary file");
     }
 }

@@ -30,8 +30,8 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
                         return Err(denied(
                             &fresh,
                             policy,
-                            "git's hooks and config stay read-only: git runs what they name later, \
-                             outside any sandbox",
+                            "git's own files (hooks, config, everything in .git) stay read-only: \
+                             git runs what they name later, outside any sandbox",
                         ));
                     }
                     return Ok(fresh);
@@ -54,17 +54,13 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
     }
 }
 
-/// Whether writing `key` (a canonical path) could make git run something: a hook or the config
-/// of any repository (`.git/hooks/*`, `.git/config`, present or not), a `.git` file (it points
-/// git at another directory), or what the workspace's git names (`core.hooksPath`, a
-/// worktree's repository), as the OS sandbox protects them.
+/// Whether writing `key` (a canonical path) could make git run something: anything in any
+/// repository's `.git` (hooks and config, but also `commondir`, `config.worktree`, a
+/// submodule's hooks, `info/attributes`, object alternates all steer it; the file tools have no
+/// business there, git itself writes it), a `.git` file (it points git at another directory),
+/// or what the workspace's git names (`core.hooksPath`, a worktree's repository).
 fn git_protected(key: &str, workspace_root: &str) -> bool {
-    let parts: Vec<&str> = key.split('/').collect();
-    let by_name = parts.last() == Some(&".git")
-        || parts
-            .windows(2)
-            .any(|pair| pair[0] == ".git" && matches!(pair[1], "hooks" | "config"));
-    by_name
+    key.split('/').any(|part| part == ".git")
         || launch::git_protected_paths(workspace_root)
             .iter()
             .any(|protected| is_under(key, &protected.path))

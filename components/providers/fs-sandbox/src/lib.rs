@@ -1,8 +1,8 @@
 //! `fs-sandbox`: an fs wrapper that fences mutations by the call's sandbox mode. Reads are never
 //! fenced (`read-only` speaks of file effects). Under `read-only` every write and edit fails
 //! FS_SANDBOX_DENIED; under `workspace-write` only targets whose fresh canonical identity lies
-//! in the workspace root or a writable root (the platform temp dir) may change, git's hooks and
-//! config excepted; under
+//! in the workspace root or a writable root (the platform temp dir) may change, git's own files
+//! (`.git`, the hooks dir it names) excepted; under
 //! `danger-full-access` everything passes. A call without a policy gets the world's default.
 
 mod fence;
