@@ -1,10 +1,9 @@
 //! The environment policy: the one place that decides what a spawned process sees.
 
 /// Name fragments that mark a credential, matched case-insensitively anywhere in the name.
-const CREDENTIAL_FRAGMENTS: [&str; 11] = [
+const CREDENTIAL_FRAGMENTS: [&str; 13] = [
     "KEY",
-    "PASSWORD",
-    "PASSWD",
+    "PASS",
     "SECRET",
     "TOKEN",
     "CREDENTIAL",
@@ -13,13 +12,18 @@ const CREDENTIAL_FRAGMENTS: [&str; 11] = [
     "JWT",
     "DSN",
     "WEBHOOK",
+    "BEARER",
+    "CONNECTION_STRING",
+    "PRIVATE",
 ];
 
 /// Names with a credential fragment that are what git and X clients need, not secrets.
 const NOT_CREDENTIALS: [&str; 2] = ["SSH_AUTH_SOCK", "XAUTHORITY"];
 
-/// A name ending so is a personal access token (GH_PAT); as a fragment it would match PATH.
-const CREDENTIAL_SUFFIX: &str = "_PAT";
+/// Name endings of credentials too short to be fragments: a personal access token (GH_PAT;
+/// `PAT` would match PATH), a password (MYSQL_PWD, LDAP_BIND_PW; `PWD` is the cwd), a secret
+/// key (STRIPE_SK).
+const CREDENTIAL_SUFFIXES: [&str; 4] = ["_PAT", "_PWD", "_PW", "_SK"];
 
 /// The host's own settings, withheld so they cannot steer a nested agent or leak through it.
 const HOST_PREFIX: &str = "SEAM_";
@@ -68,12 +72,22 @@ fn is_withheld(name: &str) -> bool {
         .iter()
         .any(|fragment| contains(upper, fragment.as_bytes()));
     (marked && !NOT_CREDENTIALS.iter().any(|name| upper == name.as_bytes()))
-        || upper.ends_with(CREDENTIAL_SUFFIX.as_bytes())
+        || CREDENTIAL_SUFFIXES
+            .iter()
+            .any(|suffix| upper.ends_with(suffix.as_bytes()))
 }
 
 /// A value holding a URL with credentials in it (`postgres://user:password@db/x`,
-/// `https://key@sentry.io/1`, a proxy with a login), whatever its variable is called.
+/// `https://key@sentry.io/1`, a proxy with a login) or a password setting (`?password=`,
+/// `Server=db;Password=x;`), whatever its variable is called.
 fn carries_credentials(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    if ["password=", "pwd=", "passwd="]
+        .iter()
+        .any(|setting| lower.contains(setting))
+    {
+        return true;
+    }
     value.match_indices("://").any(|(at, scheme_end)| {
         let authority = &value[at + scheme_end.len()..];
         let authority = authority.split(['/', '?', '#', ' ', ',']).next().unwrap_or_default();
@@ -123,6 +137,18 @@ mod tests {
             ("https_proxy", "http://user:pass@proxy:3128"),
             ("NO_PROXY", "localhost,.internal"),
             ("UPSTREAM", "https://example.com/a@b"),
+            ("MYSQL_PWD", "x"),
+            ("SSHPASS", "x"),
+            ("GPG_PASSPHRASE", "x"),
+            ("LDAP_BIND_PW", "x"),
+            ("STRIPE_SK", "x"),
+            ("BEARER", "x"),
+            ("AZURE_STORAGE_CONNECTION_STRING", "x"),
+            ("SIGNING_PRIVATE", "x"),
+            ("MONGODB_URI", "mongodb://h/x?authSource=admin&password=p"),
+            ("SQLSERVER", "Server=db;User Id=sa;Password=p;"),
+            ("PWD", "/work"),
+            ("OLDPWD", "/"),
             ("MIRRORS", "https://a.example, git@github.com:o/r"),
             ("SEAM_LOG", "debug"),
             ("seam_world", "x"),
@@ -138,6 +164,8 @@ mod tests {
                 ("LD_LIBRARY_PATH", "/opt/lib"),
                 ("NO_PROXY", "localhost,.internal"),
                 ("UPSTREAM", "https://example.com/a@b"),
+                ("PWD", "/work"),
+                ("OLDPWD", "/"),
                 ("MIRRORS", "https://a.example, git@github.com:o/r"),
                 ("K", "short"),
                 ("HOME", "/root")
