@@ -4,7 +4,7 @@ use crate::bindings::seam::lsp::lsp::ServerStatus;
 use crate::bindings::seam::tool::types::ToolSpec;
 
 const SCHEMA: &str = r#"{"type": "object", "properties": {
-    "operation": {"type": "string", "enum": ["go_to_definition", "find_references", "go_to_implementation", "hover"]},
+    "operation": {"type": "string", "enum": ["go_to_definition", "find_references", "go_to_implementation", "hover"], "description": "What to ask about the symbol at the position."},
     "file_path": {"type": "string", "description": "The file: absolute, `~/…` in the home directory, or relative to the working directory."},
     "line": {"type": "integer", "minimum": 1, "description": "1-based line."},
     "character": {"type": "integer", "minimum": 1, "description": "1-based column in UTF-16 code units (as editors count)."}
@@ -29,8 +29,9 @@ pub fn tool(servers: &[ServerStatus]) -> ToolSpec {
             "Ask the language server for the file's language about the symbol at a position: \
              go_to_definition, find_references, go_to_implementation (of a trait or interface), or \
              hover (type and documentation as markdown). Results are `path:line:character` ranges, \
-             1-based, paths relative to the working directory. The first query of a project may \
-             wait while the server indexes. {served}"
+             1-based, paths relative to the working directory; those in it come first, and at \
+             most 100 are listed. The first query of a project may wait while the server \
+             indexes. {served}"
         ),
         input_schema: SCHEMA.to_owned(),
     }
