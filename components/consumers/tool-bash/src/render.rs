@@ -6,10 +6,23 @@ use seam_guest::plain::plain;
 use crate::bindings::seam::shell::shell::{Output, RunResult};
 
 const NO_OUTPUT: &str = "(no output)";
+const NOT_TEXT: &str = "[the output is not all text: bytes that are not UTF-8 are shown as \u{fffd} and \
+                        control bytes are left out; pipe it through `xxd` or `od -c` to see them]";
+
+/// Output that held NUL bytes or bytes that are not UTF-8 (the shell replaced those).
+fn not_text(output: &Output) -> bool {
+    [&output.head, &output.tail]
+        .iter()
+        .any(|part| part.contains(['\0', '\u{fffd}']))
+}
 
 /// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
 pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
     let mut text = output(&result.output);
+    if not_text(&result.output) {
+        text.push('\n');
+        text.push_str(NOT_TEXT);
+    }
     if let Some(notice) = left_running_notice(result.left_running) {
         text.push('\n');
         text.push_str(&notice);
@@ -151,6 +164,13 @@ mod tests {
     fn output_is_shown_as_a_terminal_leaves_it() {
         let drawn = exited("\u{1b}[31mred\u{1b}[0m\r\n10%\r55%\r100%\ndone\n", 0);
         assert_eq!(run_result(&drawn, 1000), "red\n100%\ndone");
+    }
+
+    #[test]
+    fn output_that_is_not_text_says_so() {
+        let binary = exited("\u{7f}ELF\u{2}\u{1}\0\0\u{fffd}\u{fffd}@\n", 0);
+        assert_eq!(run_result(&binary, 1000), format!("ELF\u{fffd}\u{fffd}@\n{NOT_TEXT}"));
+        assert_eq!(run_result(&exited("plain\ttext\n", 0), 1000), "plain\ttext");
     }
 
     #[test]
