@@ -38,16 +38,27 @@ pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
 /// show it (see [`plain`]); trailing line breaks are dropped so the status line follows the
 /// last line of output directly.
 fn output(output: &Output) -> String {
+    // Bytes that are not text are no terminal's drawing: a carriage return or backspace among
+    // them would overwrite what precedes it. Their control bytes are only left out.
+    let shown = |part: &str| {
+        if not_text(output) {
+            part.chars()
+                .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+                .collect()
+        } else {
+            plain(part)
+        }
+    };
     let mut text = String::new();
     if output.dropped_bytes > 0 {
-        text.push_str(&plain(&output.head));
+        text.push_str(&shown(&output.head));
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
         }
         text.push_str(&truncation_notice(output));
         text.push('\n');
     }
-    text.push_str(&plain(&output.tail));
+    text.push_str(&shown(&output.tail));
     let kept = text.trim_end_matches(['\n', '\r']).len();
     text.truncate(kept);
     if text.trim().is_empty() {
@@ -168,7 +179,7 @@ mod tests {
 
     #[test]
     fn output_that_is_not_text_says_so() {
-        let binary = exited("\u{7f}ELF\u{2}\u{1}\0\0\u{fffd}\u{fffd}@\n", 0);
+        let binary = exited("\u{7f}ELF\u{2}\u{1}\0\0\u{fffd}\r\u{8}\u{fffd}@\n", 0);
         assert_eq!(run_result(&binary, 1000), format!("ELF\u{fffd}\u{fffd}@\n{NOT_TEXT}"));
         assert_eq!(run_result(&exited("plain\ttext\n", 0), 1000), "plain\ttext");
     }
