@@ -76,6 +76,12 @@ fn python_json_query_selects_by_dotted_path() {
     );
     assert_eq!(missing.code.as_deref(), Some("JSON_NO_MATCH"), "{}", missing.text());
     assert!(missing.text().contains("an array of 1"), "{}", missing.text());
+    let gap = call(
+        &shared().1,
+        "json_query",
+        json!({"path": "config.json", "query": "deps..version"}),
+    );
+    assert_eq!(gap.code.as_deref(), Some("INVALID_ARGUMENTS"), "{}", gap.text());
 }
 
 #[test]

@@ -40,7 +40,10 @@ def json_query(args, ctx):
 def select(document, query):
     value = document
     walked = []
-    for step in [s for s in query.split(".") if s]:
+    steps = query.split(".") if query else []
+    if "" in steps:
+        raise ToolError("INVALID_ARGUMENTS", f"query {query!r} has an empty step: name each key between the dots")
+    for step in steps:
         if isinstance(value, dict) and step in value:
             value = value[step]
         elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
