@@ -37,26 +37,28 @@ fn stamp(path: &Path) -> Stamp {
 }
 
 /// The files a reload depends on: the world file and, when it parses, its component files.
-/// Those `serving` lets its confined commands write are left out, with a warning; all are when
-/// the world file is one of them (any reload would read it).
-fn watched(world: &Path, serving: &World) -> Vec<PathBuf> {
+/// Those `serving` lets its confined commands write are left out, with a warning when they
+/// differ from `warned` (the ones named last); all are when the world file is one of them (any
+/// reload would read it).
+fn watched(world: &Path, serving: &World, warned: &mut Vec<PathBuf>) -> Vec<PathBuf> {
     let mut paths = vec![world.to_path_buf()];
     if let Ok(file) = WorldFile::load(world) {
         paths.extend(file.component_paths());
     }
     let (unsafe_to_watch, safe): (Vec<PathBuf>, Vec<PathBuf>) =
         paths.into_iter().partition(|path| writable_by_commands(serving, path));
-    for path in &unsafe_to_watch {
-        tracing::warn!(
-            path = %path.display(),
-            "not watched for changes: the world's confined commands can write it and so could \
-             change their own world; send SIGHUP to reload"
-        );
+    if unsafe_to_watch != *warned {
+        for path in &unsafe_to_watch {
+            tracing::warn!(
+                path = %path.display(),
+                "not watched for changes: the world's confined commands can write it and so \
+                 could change their own world; send SIGHUP to reload"
+            );
+        }
     }
-    if unsafe_to_watch.first().is_some_and(|first| first == world) {
-        return Vec::new();
-    }
-    safe
+    let nothing = unsafe_to_watch.first().is_some_and(|first| first == world);
+    *warned = unsafe_to_watch;
+    if nothing { Vec::new() } else { safe }
 }
 
 /// Whether `path` lies where the confined commands of `world` may write: the workspace or a
@@ -105,8 +107,9 @@ pub fn spawn(
     let read_at = live.current().file_read_at();
     std::thread::Builder::new().name("seam-watch".into()).spawn(move || {
         let stamps_of = |paths: &[PathBuf]| -> Vec<Stamp> { paths.iter().map(|p| stamp(p)).collect() };
+        let mut warned = Vec::new();
         let mut paths = match weak.upgrade() {
-            Some(live) => watched(&world_path, &live.current()),
+            Some(live) => watched(&world_path, &live.current(), &mut warned),
             None => return,
         };
         let mut stamps = stamps_of(&paths);
@@ -139,11 +142,11 @@ pub fn spawn(
             }
             // Stamped before the reload: a file written while the world loads differs from its
             // stamp and triggers another reload.
-            paths = watched(&world_path, &live.current());
+            paths = watched(&world_path, &live.current(), &mut warned);
             stamps = stamps_of(&paths);
             let reloaded = live.reload();
             // The new world may confine where the old did not: watch what it allows.
-            let allowed = watched(&world_path, &live.current());
+            let allowed = watched(&world_path, &live.current(), &mut warned);
             if allowed != paths {
                 stamps = stamps_of(&allowed);
                 paths = allowed;

@@ -18,8 +18,10 @@ fn not_text(output: &Output) -> bool {
 
 /// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
 pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
-    let mut text = output(&result.output);
-    if not_text(&result.output) {
+    // Scanned once: it decides how the output is shown and whether the notice follows.
+    let binary = not_text(&result.output);
+    let mut text = output(&result.output, binary);
+    if binary {
         text.push('\n');
         text.push_str(NOT_TEXT);
     }
@@ -37,11 +39,11 @@ pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
 /// Head and tail around a truncation notice when bytes were dropped, each as a terminal would
 /// show it (see [`plain`]); trailing line breaks are dropped so the status line follows the
 /// last line of output directly.
-fn output(output: &Output) -> String {
+fn output(output: &Output, binary: bool) -> String {
     // Bytes that are not text are no terminal's drawing: a carriage return or backspace among
     // them would overwrite what precedes it. Their control bytes are only left out.
     let shown = |part: &str| {
-        if not_text(output) {
+        if binary {
             part.chars()
                 .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
                 .collect()

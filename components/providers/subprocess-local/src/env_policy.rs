@@ -81,11 +81,13 @@ fn is_withheld(name: &str) -> bool {
 /// `https://key@sentry.io/1`, a proxy with a login) or a password setting (`?password=`,
 /// `Server=db;Password=x;`), whatever its variable is called.
 fn carries_credentials(value: &str) -> bool {
-    let lower = value.to_ascii_lowercase();
-    if ["password=", "pwd=", "passwd="]
-        .iter()
-        .any(|setting| lower.contains(setting))
-    {
+    // Every inherited value of every spawn: compared in place, never copied to fold its case.
+    let bytes = value.as_bytes();
+    if [&b"password="[..], b"pwd=", b"passwd="].iter().any(|setting| {
+        bytes
+            .windows(setting.len())
+            .any(|window| window.eq_ignore_ascii_case(setting))
+    }) {
         return true;
     }
     value.match_indices("://").any(|(at, scheme_end)| {
