@@ -35,6 +35,7 @@ mod sandbox_support;
 mod sandbox_workspace_write;
 mod terminal_pty;
 mod terminal_sandbox;
+mod terminal_screen;
 mod terminal_support;
 mod terminal_tool;
 mod wit_packages;

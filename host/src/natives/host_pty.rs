@@ -1,7 +1,7 @@
 //! seam:host/pty over the native PTY shim.
 
 use super::bindings::natives::seam::host::pty as wit;
-use super::pty::{Chunk, PtyError, PtyOutcome, PtySession, PtySpec};
+use super::pty::{Chunk, PtyError, PtyOutcome, PtySession, PtySpec, Snapshot};
 use crate::lane::Lane;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +34,17 @@ fn chunk(c: Chunk) -> wit::Chunk {
         next: c.next,
         lossy: c.lossy,
         eof: c.eof,
+    }
+}
+
+fn screen(s: Snapshot) -> wit::Screen {
+    wit::Screen {
+        rows: s.rows,
+        cols: s.cols,
+        lines: s.lines,
+        cursor_row: s.cursor_row,
+        cursor_col: s.cursor_col,
+        alternate: s.alternate,
     }
 }
 
@@ -97,6 +108,10 @@ impl wit::HostSession for Lane {
     fn write(&mut self, this: Resource<PtyHandle>, data: Vec<u8>) -> Result<Result<(), wit::Error>> {
         let session = self.pty(&this)?;
         Ok(self.blocking(|| session.write(&data)).map_err(error))
+    }
+
+    fn screen(&mut self, this: Resource<PtyHandle>) -> Result<wit::Screen> {
+        Ok(screen(self.pty(&this)?.screen()))
     }
 
     fn resize(&mut self, this: Resource<PtyHandle>, rows: u16, cols: u16) -> Result<Result<(), wit::Error>> {

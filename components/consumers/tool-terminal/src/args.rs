@@ -44,6 +44,9 @@ pub struct Read {
     pub session_id: String,
     pub from_byte: Option<u64>,
     pub max_bytes: Option<u32>,
+    /// The visible screen instead of the output stream.
+    #[serde(default)]
+    pub screen: bool,
 }
 
 #[derive(Debug, Deserialize)]

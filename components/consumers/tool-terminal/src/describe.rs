@@ -33,7 +33,9 @@ pub fn tools() -> Vec<ToolSpec> {
              exit code N`, `waiting for input` (answer with another terminal_send), or `still \
              running` (check later with terminal_read, or stop it with terminal_signal INT). One \
              send at a time per session. Output is shown as the lines it printed, without colors \
-             or other terminal control sequences; byte offsets count the raw output.",
+             or other terminal control sequences; byte offsets count the raw output. While a \
+             full-screen program (an editor, a pager, `top`) runs, its screen is shown instead. \
+             Keys are characters: \\u001b is Escape, \\u0003 is Ctrl-C to the program.",
             &format!(
                 r#"{SESSION_ID}, "input": {{"type": "string"}},
                    "enter": {{"type": "boolean", "description": "Press Enter after the input (default true)."}},
@@ -43,9 +45,11 @@ pub fn tools() -> Vec<ToolSpec> {
         ),
         spec(
             "terminal_read",
-            "Read a session's output from where the last send or read stopped, or from `from_byte`.",
+            "Read a session's output from where the last send or read stopped, or from `from_byte`; \
+             or, with `screen`, what its terminal shows now, as a person would see it.",
             &format!(
-                r#"{SESSION_ID}, "from_byte": {{"type": "integer", "minimum": 0}}, "max_bytes": {{"type": "integer", "minimum": 1}}"#
+                r#"{SESSION_ID}, "from_byte": {{"type": "integer", "minimum": 0}}, "max_bytes": {{"type": "integer", "minimum": 1}},
+                   "screen": {{"type": "boolean", "description": "Show the visible screen instead of output (default false)."}}"#
             ),
             &["session_id"],
         ),

@@ -91,6 +91,18 @@ fn send(owner: &str, a: args::Send) -> Result<String, Error> {
 }
 
 fn read(owner: &str, a: args::Read) -> Result<String, Error> {
+    if a.screen {
+        if a.from_byte.is_some() || a.max_bytes.is_some() {
+            return Err(Error {
+                code: seam_guest::args::INVALID_ARGUMENTS.to_owned(),
+                message: "`screen` shows the visible screen; `from_byte` and `max_bytes` read the output \
+                          stream: give one or the other"
+                    .to_owned(),
+            });
+        }
+        let screen = terminal::screen(owner, &a.session_id)?;
+        return Ok(render::screen_read(&a.session_id, &screen));
+    }
     let result = terminal::read(owner, &a.session_id, a.from_byte, a.max_bytes)?;
     Ok(render::read(&a.session_id, &result))
 }

@@ -1,6 +1,8 @@
 //! Terminal results as text: the output, then one bracketed status line a model can act on.
 
-use crate::bindings::seam::terminal::terminal::{DecidedBy, ForegroundState, ReadResult, SendResult, SessionInfo};
+use crate::bindings::seam::terminal::terminal::{
+    DecidedBy, ForegroundState, ReadResult, SendResult, SessionInfo, Snapshot,
+};
 use seam_guest::plain::plain;
 
 pub fn decided_by(d: DecidedBy) -> &'static str {
@@ -13,6 +15,7 @@ pub fn decided_by(d: DecidedBy) -> &'static str {
     }
 }
 
+/// A full-screen program's screen stands in for its output, which is cursor moves.
 pub fn send(id: &str, r: &SendResult) -> String {
     let state = match r.decided_by {
         DecidedBy::PromptMarker => match r.exit_code {
@@ -32,11 +35,36 @@ pub fn send(id: &str, r: &SendResult) -> String {
         0 => String::new(),
         bytes => format!("[the first {bytes} bytes of output had already left the scrollback]\n"),
     };
+    let (body, shown) = match &r.full_screen {
+        Some(screen) => (lines(screen), "; showing the screen of the full-screen program"),
+        None => (plain(&r.output), ""),
+    };
     format!(
-        "{dropped}{}\n[{id}: {state}; decided by {}; next byte {}{more}]",
-        plain(&r.output),
+        "{dropped}{body}\n[{id}: {state}; decided by {}; next byte {}{more}{shown}]",
         decided_by(r.decided_by),
         r.next
+    )
+}
+
+/// The screen's rows, the blank ones below the last text left out.
+fn lines(s: &Snapshot) -> String {
+    let used = s.lines.iter().rposition(|l| !l.is_empty()).map_or(0, |i| i + 1);
+    s.lines[..used].join("\n")
+}
+
+pub fn screen_read(id: &str, s: &Snapshot) -> String {
+    let program = if s.alternate {
+        "; a full-screen program is showing"
+    } else {
+        ""
+    };
+    format!(
+        "{}\n[{id}: screen {}x{}, cursor at row {} column {}{program}]",
+        lines(s),
+        s.cols,
+        s.rows,
+        s.cursor_row + 1,
+        s.cursor_col + 1
     )
 }
 

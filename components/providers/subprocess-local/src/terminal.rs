@@ -3,7 +3,7 @@
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestTerminal;
 use crate::bindings::seam::host::pty;
-use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome};
+use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome, Screen};
 use crate::errors;
 
 pub struct LocalTerminal {
@@ -49,6 +49,18 @@ impl GuestTerminal for LocalTerminal {
 
     fn write(&self, data: Vec<u8>) -> Result<(), Error> {
         self.session.write(&data).map_err(errors::from_pty)
+    }
+
+    fn screen(&self) -> Screen {
+        let s = self.session.screen();
+        Screen {
+            rows: s.rows,
+            cols: s.cols,
+            lines: s.lines,
+            cursor_row: s.cursor_row,
+            cursor_col: s.cursor_col,
+            alternate: s.alternate,
+        }
     }
 
     fn resize(&self, rows: u16, cols: u16) -> Result<(), Error> {

@@ -11,12 +11,13 @@
 const PREFIX: &[u8] = b"\x1b]777;seam;";
 const END: u8 = 0x07;
 
-/// The line that installs the hooks (ends with a newline).
+/// The line that installs the hooks (ends with a newline), then clears the screen it was echoed on.
 pub fn init_line(nonce: &str) -> String {
     format!(
         "__seam_n={nonce}; __seam_ready() {{ local s=\"${{__seam_st-}}\"; unset __seam_st; \
          printf '\\033]777;seam;%s;%s\\007' \"$__seam_n\" \"$s\"; }}; \
-         PROMPT_COMMAND=('__seam_st=$?'); PROMPT_COMMAND[99]='__seam_ready'; PS1='$ '; PS2='> '\n"
+         PROMPT_COMMAND=('__seam_st=$?'); PROMPT_COMMAND[99]='__seam_ready'; PS1='$ '; PS2='> '; \
+         printf '\\033[H\\033[2J'\n"
     )
 }
 

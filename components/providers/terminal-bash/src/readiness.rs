@@ -3,7 +3,8 @@
 //! 1. the prompt marker of this session came back: the command finished (`prompt-marker`);
 //! 2. the shell exited (`exited`);
 //! 3. the absolute bound passed: still running (`timeout`);
-//! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`);
+//! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`),
+//!    longer for a full-screen program (on the alternate screen);
 //! 5. no output for readiness-ms while no job runs in the foreground (the shell itself is there,
 //!    e.g. at a continuation prompt or with its marker hook removed) or the foreground cannot be
 //!    read, and none has run for readiness-ms either (`silence`). A quiet foreground job (`sleep`)
@@ -30,6 +31,10 @@ use crate::marker;
 const SIGINT: i32 = 2;
 /// A program's last output burst must be this old before its stdin-wait counts.
 const SETTLE: Duration = Duration::from_millis(30);
+/// A full-screen program's pause must be this long before its stdin-wait counts: editors and
+/// pagers wait on the terminal with a timeout between steps of one action (vim pauses 100 ms
+/// after writing a file, before it exits), which a person watching would not take for a question.
+const FULL_SCREEN_SETTLE: Duration = Duration::from_millis(200);
 /// How long a program found waiting for input is given for what it printed before (its prompt)
 /// to come through the terminal: it is written, but may not have been read from the PTY yet.
 const PROMPT_IN_FLIGHT_MS: u32 = 10;
@@ -93,8 +98,12 @@ pub fn wait(
             // Reading /proc costs more than a wait: only once output paused.
             match terminal.foreground() {
                 Ok(fg) if fg.waiting_for_input => {
-                    end = terminal.wait_output(end, PROMPT_IN_FLIGHT_MS);
-                    Some((DecidedBy::StdinWait, true, None))
+                    if quiet < FULL_SCREEN_SETTLE && terminal.screen().alternate {
+                        None
+                    } else {
+                        end = terminal.wait_output(end, PROMPT_IN_FLIGHT_MS);
+                        Some((DecidedBy::StdinWait, true, None))
+                    }
                 }
                 Ok(fg) if !fg.is_shell => {
                     jobless_since = None;

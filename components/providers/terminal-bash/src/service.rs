@@ -2,10 +2,11 @@
 //! (`launch`), shared by terminal-bash and terminal-sandbox.
 
 use crate::bindings::exports::seam::terminal::terminal::{
-    Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo, SpawnRequest,
+    Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo, Snapshot,
+    SpawnRequest,
 };
 use crate::bindings::seam::subprocess::subprocess::{self, Terminal};
-use crate::bindings::seam::subprocess::types::TerminalSpec;
+use crate::bindings::seam::subprocess::types::{Screen, TerminalSpec};
 
 use crate::config::Config;
 use crate::registry::{Busy, Record};
@@ -13,6 +14,21 @@ use crate::{errors, marker, readiness, registry, signals};
 
 fn attach(record: &Record) -> Result<Terminal, Error> {
     subprocess::attach_terminal(record.terminal).map_err(errors::from_subprocess)
+}
+
+/// A screen read waits for output to pause this long, at most this many times.
+const SCREEN_SETTLE_MS: u32 = 5;
+const SCREEN_SETTLE_ROUNDS: usize = 20;
+
+fn snapshot(s: Screen) -> Snapshot {
+    Snapshot {
+        rows: s.rows,
+        cols: s.cols,
+        lines: s.lines,
+        cursor_row: s.cursor_row,
+        cursor_col: s.cursor_col,
+        alternate: s.alternate,
+    }
 }
 
 fn lossy(data: &[u8]) -> String {
@@ -67,8 +83,9 @@ impl Guest for crate::Provider {
         if rows == 0 || cols == 0 {
             return Err(errors::error(errors::INVALID_REQUEST, "rows and cols must be positive"));
         }
-        // TERM=dumb keeps programs from painting with escape sequences unless the caller asks.
-        let mut env = vec![("TERM".to_owned(), "dumb".to_owned())];
+        // The session's output is also drawn by a terminal emulator (`screen`), so full-screen
+        // programs can paint; a caller who wants plain streams asks for TERM=dumb.
+        let mut env = vec![("TERM".to_owned(), "xterm-256color".to_owned())];
         env.extend(request.env);
         let shell = request.shell.unwrap_or_else(|| config.shell_path.clone());
         let shell = subprocess::resolve_executable(&shell, &env).map_err(errors::from_subprocess)?;
@@ -163,6 +180,7 @@ impl Guest for crate::Provider {
             next,
             more,
             dropped: chunk.start.saturating_sub(start),
+            full_screen: Some(terminal.screen()).filter(|s| s.alternate).map(snapshot),
         })
     }
 
@@ -183,6 +201,21 @@ impl Guest for crate::Provider {
             more: terminal.wait_output(u64::MAX, 0) > chunk.next,
             running: terminal.exited().is_none(),
         })
+    }
+
+    fn screen(owner: String, id: String) -> Result<Snapshot, Error> {
+        let record = registry::fenced(&owner, &id)?;
+        let terminal = attach(&record)?;
+        // What is still being printed (the prompt after a marker) is drawn before it is shown.
+        let mut end = terminal.wait_output(u64::MAX, 0);
+        for _ in 0..SCREEN_SETTLE_ROUNDS {
+            let next = terminal.wait_output(end, SCREEN_SETTLE_MS);
+            if next == end {
+                break;
+            }
+            end = next;
+        }
+        Ok(snapshot(terminal.screen()))
     }
 
     fn signal(owner: String, id: String, signal: String) -> Result<(), Error> {

@@ -1,15 +1,18 @@
-//! The thread that drains a PTY master into the scrollback until the terminal hangs up or the
-//! session is closed.
+//! The thread that drains a PTY master into the scrollback and the screen until the terminal
+//! hangs up or the session is closed.
 
+use super::screen::Screen;
 use super::scrollback::Scrollback;
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// The scrollback and a condition signalled on every change (new bytes, end of stream).
+/// The scrollback, the screen, and a condition signalled on every change (new bytes, end of
+/// stream). The screen is fed first, so whoever sees bytes in the scrollback finds them drawn.
 pub(super) struct Output {
     pub scrollback: Mutex<Scrollback>,
+    pub screen: Mutex<Screen>,
     pub changed: Condvar,
 }
 
@@ -32,6 +35,11 @@ pub(super) fn run(master: Arc<OwnedFd>, stop: OwnedFd, output: Arc<Output>) {
         match nix::unistd::read(master.as_fd(), &mut buf) {
             Ok(0) => break,
             Ok(n) => {
+                let answers = output.screen.lock().expect("screen lock").feed(&buf[..n]);
+                // Best effort: a program that stopped reading its terminal misses its answer.
+                if !answers.is_empty() {
+                    let _ = nix::unistd::write(master.as_fd(), &answers);
+                }
                 output.scrollback.lock().expect("scrollback lock").push(&buf[..n]);
                 output.changed.notify_all();
             }

@@ -4,6 +4,7 @@ use super::device;
 use super::drain::{self, Output};
 use super::error::PtyError;
 use super::kernel;
+use super::screen::{Screen, Snapshot};
 use super::scrollback::{Chunk, Scrollback};
 use super::spec::PtySpec;
 use crate::natives::inherited;
@@ -119,6 +120,7 @@ impl PtySession {
         let master = Arc::new(pair.master);
         let output = Arc::new(Output {
             scrollback: Mutex::new(Scrollback::new(spec.scrollback_bytes)),
+            screen: Mutex::new(Screen::new(spec.rows, spec.cols)),
             changed: Default::default(),
         });
         let drain = {
@@ -203,7 +205,14 @@ impl PtySession {
         if rows == 0 || cols == 0 {
             return Err(PtyError::InvalidSpec("rows and cols must be positive".into()));
         }
-        device::resize(&*self.master()?, rows, cols)
+        device::resize(&*self.master()?, rows, cols)?;
+        self.output.screen.lock().expect("screen lock").resize(rows, cols);
+        Ok(())
+    }
+
+    /// What the terminal shows now. Works after the shell exited, until `close`.
+    pub fn screen(&self) -> Snapshot {
+        self.output.screen.lock().expect("screen lock").snapshot()
     }
 
     /// The terminal's foreground process group.

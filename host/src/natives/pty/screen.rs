@@ -1,0 +1,139 @@
+//! What the terminal shows: every byte the session prints is also fed to a terminal emulator, so
+//! a full-screen program (an editor, a pager, `top`) can be read as the screen a person would
+//! see, not as the stream of cursor moves that painted it.
+
+use std::num::NonZeroU16;
+
+/// The visible screen at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub rows: u16,
+    pub cols: u16,
+    /// One entry per row, trailing blanks trimmed.
+    pub lines: Vec<String>,
+    /// 0-based.
+    pub cursor_row: u16,
+    pub cursor_col: u16,
+    /// A full-screen program has switched to the alternate screen.
+    pub alternate: bool,
+}
+
+/// The emulator, and the answers it owes the program: a program that asks the terminal where its
+/// cursor is, or what kind of terminal it is, waits for the reply.
+pub(super) struct Screen {
+    parser: vt100::Parser<Answers>,
+}
+
+#[derive(Default)]
+struct Answers {
+    pending: Vec<u8>,
+}
+
+impl vt100::Callbacks for Answers {
+    fn unhandled_csi(&mut self, screen: &mut vt100::Screen, i1: Option<u8>, _: Option<u8>, params: &[&[u16]], c: char) {
+        let first = params.first().and_then(|p| p.first()).copied().unwrap_or(0);
+        match (i1, c, first) {
+            // Device status report: "OK".
+            (None, 'n', 5) => self.pending.extend_from_slice(b"\x1b[0n"),
+            // Cursor position report, 1-based.
+            (None, 'n', 6) => {
+                let (row, col) = screen.cursor_position();
+                self.pending
+                    .extend_from_slice(format!("\x1b[{};{}R", row + 1, col + 1).as_bytes());
+            }
+            // Primary device attributes: a VT100 with advanced video, as xterm answers.
+            (None, 'c', 0) => self.pending.extend_from_slice(b"\x1b[?1;2c"),
+            // Secondary device attributes.
+            (Some(b'>'), 'c', 0) => self.pending.extend_from_slice(b"\x1b[>0;276;0c"),
+            _ => {}
+        }
+    }
+}
+
+impl Screen {
+    pub(super) fn new(rows: u16, cols: u16) -> Self {
+        let (rows, cols) = size(rows, cols);
+        Self {
+            parser: vt100::Parser::new_with_callbacks(rows, cols, 0, Answers::default()),
+        }
+    }
+
+    /// Feeds output; returns what the terminal answers to queries in it, to be written back.
+    pub(super) fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.parser.process(bytes);
+        std::mem::take(&mut self.parser.callbacks_mut().pending)
+    }
+
+    pub(super) fn resize(&mut self, rows: u16, cols: u16) {
+        let (rows, cols) = size(rows, cols);
+        self.parser.set_size(rows, cols);
+    }
+
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let screen = self.parser.screen();
+        let (rows, cols) = screen.size();
+        let (cursor_row, cursor_col) = screen.cursor_position();
+        Snapshot {
+            rows: rows.get(),
+            cols: cols.get(),
+            lines: screen
+                .rows(0, cols.get())
+                .map(|row| row.trim_end().to_owned())
+                .collect(),
+            cursor_row,
+            cursor_col,
+            alternate: screen.alternate_screen(),
+        }
+    }
+}
+
+fn size(rows: u16, cols: u16) -> (NonZeroU16, NonZeroU16) {
+    (
+        NonZeroU16::new(rows).unwrap_or(NonZeroU16::MIN),
+        NonZeroU16::new(cols).unwrap_or(NonZeroU16::MIN),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shows_what_cursor_moves_painted() {
+        let mut screen = Screen::new(3, 10);
+        screen.feed(b"hello\r\nworld\x1b[1;1HJ\x1b[2;3H\x1b[K");
+        let shot = screen.snapshot();
+        assert_eq!(shot.lines, ["Jello", "wo", ""]);
+        assert_eq!((shot.cursor_row, shot.cursor_col), (1, 2));
+        assert!(!shot.alternate);
+    }
+
+    #[test]
+    fn a_full_screen_program_is_seen_on_the_alternate_screen_and_gone_after() {
+        let mut screen = Screen::new(2, 8);
+        screen.feed(b"$ less\r\n\x1b[?1049h\x1b[H\x1b[2Jpage 1");
+        let shot = screen.snapshot();
+        assert!(shot.alternate);
+        assert_eq!(shot.lines, ["page 1", ""]);
+        screen.feed(b"\x1b[?1049l");
+        assert_eq!(screen.snapshot().lines[0], "$ less");
+    }
+
+    #[test]
+    fn answers_cursor_and_attribute_queries() {
+        let mut screen = Screen::new(5, 20);
+        assert_eq!(screen.feed(b"ab\x1b[6n"), b"\x1b[1;3R");
+        assert_eq!(screen.feed(b"\x1b[c"), b"\x1b[?1;2c");
+        assert!(screen.feed(b"plain text").is_empty());
+    }
+
+    #[test]
+    fn resizing_keeps_the_text_that_still_fits() {
+        let mut screen = Screen::new(2, 10);
+        screen.feed(b"0123456789");
+        screen.resize(4, 4);
+        let shot = screen.snapshot();
+        assert_eq!((shot.rows, shot.cols), (4, 4));
+        assert_eq!(shot.lines[0], "0123");
+    }
+}

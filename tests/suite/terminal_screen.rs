@@ -1,0 +1,110 @@
+//! What a session's terminal shows: full-screen programs drawn by the emulator behind every PTY,
+//! read through the terminal tools of the default world.
+
+use crate::terminal_support::TerminalWorld;
+
+fn status(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+fn read_screen(agent: &crate::terminal_support::Agent<'_>, id: &str) -> String {
+    let result = agent.call("terminal_read", serde_json::json!({"session_id": id, "screen": true}));
+    assert!(!result.is_error, "{}", result.text());
+    result.text()
+}
+
+#[test]
+fn an_editor_is_seen_as_its_screen_and_edits_a_file_with_the_keys_sent() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let file = terminal.dir.path().join("notes.txt");
+    std::fs::write(&file, "first line\nsecond line\n").unwrap();
+    let id = agent.open();
+    let text = agent.send(&id, "vim -u NONE -N -n notes.txt", None);
+    assert!(
+        status(&text).contains("showing the screen of the full-screen program"),
+        "{text}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["first line", "second line"], "{text}");
+    // vim marks the rows past the end of the file, and names the file on its last row.
+    assert!(lines.contains(&"~") && text.contains("\"notes.txt\""), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+
+    let text = agent.send(&id, "Gothird line\u{1b}:wq", None);
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    assert!(!status(&text).contains("full-screen"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "first line\nsecond line\nthird line\n"
+    );
+    // Back at the prompt: the screen is the shell's again, with the command that ran vim.
+    let screen = read_screen(&agent, &id);
+    assert!(screen.contains("$ vim -u NONE -N -n notes.txt"), "{screen}");
+    assert!(!screen.contains("full-screen program is showing"), "{screen}");
+    agent.close(&id);
+}
+
+#[test]
+fn a_pager_shows_one_screen_of_a_long_file_and_quits_on_its_key() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let lines: String = (1..=200).map(|n| format!("line {n}\n")).collect();
+    std::fs::write(terminal.dir.path().join("long.txt"), lines).unwrap();
+    let id = agent.open();
+    let text = agent.send(&id, "less long.txt", None);
+    assert!(status(&text).contains("showing the screen"), "{text}");
+    // The default size is 24 rows: 23 lines of the file and less's own prompt line.
+    assert!(
+        text.starts_with("line 1\nline 2\n") && text.contains("line 23\n"),
+        "{text}"
+    );
+    assert!(!text.contains("line 24\n"), "{text}");
+    let text = agent.send(&id, " ", Some(5_000));
+    assert!(text.contains("line 46") && !text.contains("line 1\n"), "{text}");
+    let text = agent.send(&id, "q", Some(5_000));
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
+
+#[test]
+fn the_screen_shows_the_prompt_and_the_cursor_and_a_session_starts_clean() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    agent.send(&id, r"printf 'abc\rX\n'; tput cols", None);
+    // Nothing of the session's set-up is on its screen: the first row is the first command.
+    let screen = read_screen(&agent, &id);
+    assert!(
+        screen.starts_with("$ printf 'abc\\rX\\n'; tput cols\nXbc\n80\n$\n"),
+        "{screen}"
+    );
+    assert!(
+        status(&screen).contains("screen 80x24, cursor at row 4 column 3"),
+        "{screen}"
+    );
+
+    let mixed = agent.call(
+        "terminal_read",
+        serde_json::json!({"session_id": id, "screen": true, "from_byte": 0}),
+    );
+    assert_eq!(mixed.code.as_deref(), Some("INVALID_ARGUMENTS"), "{}", mixed.text());
+    agent.close(&id);
+}
+
+#[test]
+fn a_program_that_asks_where_its_cursor_is_gets_an_answer() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // The cursor position report a terminal owes `ESC [ 6 n`, read back without echo: the
+    // command is on the first row, `ab` on the second.
+    let text = agent.send(
+        &id,
+        r#"printf 'ab\033[6n'; read -rs -dR -t5 r; echo " ${r#*[}""#,
+        Some(10_000),
+    );
+    assert!(text.contains("ab 2;3"), "{text}");
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    agent.close(&id);
+}
