@@ -21,7 +21,7 @@ mod spec;
 mod table;
 
 pub use error::PtyError;
-pub use screen::Snapshot;
+pub use screen::{Screen, Snapshot};
 pub use scrollback::Chunk;
 pub use session::{PtyOutcome, PtySession};
 pub use spec::PtySpec;

@@ -20,7 +20,7 @@ pub struct Snapshot {
 
 /// The emulator, and the answers it owes the program: a program that asks the terminal where its
 /// cursor is, or what kind of terminal it is, waits for the reply.
-pub(super) struct Screen {
+pub struct Screen {
     parser: vt100::Parser<Answers>,
 }
 
@@ -51,7 +51,7 @@ impl vt100::Callbacks for Answers {
 }
 
 impl Screen {
-    pub(super) fn new(rows: u16, cols: u16) -> Self {
+    pub fn new(rows: u16, cols: u16) -> Self {
         let (rows, cols) = size(rows, cols);
         Self {
             parser: vt100::Parser::new_with_callbacks(rows, cols, 0, Answers::default()),
@@ -59,7 +59,7 @@ impl Screen {
     }
 
     /// Feeds output; returns what the terminal answers to queries in it, to be written back.
-    pub(super) fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
         self.parser.process(bytes);
         std::mem::take(&mut self.parser.callbacks_mut().pending)
     }
@@ -69,7 +69,7 @@ impl Screen {
         self.parser.set_size(rows, cols);
     }
 
-    pub(super) fn snapshot(&self) -> Snapshot {
+    pub fn snapshot(&self) -> Snapshot {
         let screen = self.parser.screen();
         let (rows, cols) = screen.size();
         let (cursor_row, cursor_col) = screen.cursor_position();
