@@ -108,3 +108,29 @@ fn a_program_that_asks_where_its_cursor_is_gets_an_answer() {
     assert!(status(&text).contains("done, exit code 0"), "{text}");
     agent.close(&id);
 }
+
+#[test]
+fn programs_reading_the_keyboard_through_dev_tty_are_seen_waiting() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // less at the end of a pipe: its stdin is the pipe, the keys come through /dev/tty.
+    let text = agent.send(&id, "seq 200 | less", Some(10_000));
+    assert!(status(&text).contains("waiting for input"), "{text}");
+    assert!(
+        text.starts_with("1\n2\n") && status(&text).contains("showing the screen"),
+        "{text}"
+    );
+    let text = agent.send(&id, "q", Some(5_000));
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    // A line read from /dev/tty with stdin elsewhere, as a passphrase prompt does.
+    let text = agent.send(
+        &id,
+        r#"python3 -c "print('got', open('/dev/tty').readline().strip())" </dev/null"#,
+        Some(10_000),
+    );
+    assert!(status(&text).contains("waiting for input"), "{text}");
+    let text = agent.send(&id, "secret-word\n", Some(5_000));
+    assert!(text.contains("got secret-word"), "{text}");
+    agent.close(&id);
+}

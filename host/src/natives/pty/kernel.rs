@@ -94,9 +94,12 @@ fn session_tree(sid: i32) -> Vec<Member> {
         .collect()
 }
 
-/// True when a process of group `pgid` sleeps reading the terminal device `tty` (its stdin), or
-/// polls it while it is not in the shell's group `shell`. The terminal is known by its device
-/// number, not its path: a sandbox shows the same terminal under another name (/dev/console).
+/// True when a process of group `pgid` sleeps reading the terminal device `tty`, or polls it
+/// while it is not in the shell's group `shell`. The terminal may be any of its descriptors, not
+/// only stdin: a pager at the end of a pipe (`man`, `git log`, `ls | less`) and a program asking
+/// for a passphrase read the keyboard through /dev/tty opened apart. The terminal is known by its
+/// device number, not its path: a sandbox shows the same terminal under another name
+/// (/dev/console).
 pub(super) fn group_waits_on_tty(pgid: i32, tty: u64, shell: i32) -> bool {
     all_pids().into_iter().any(|pid| {
         // The cheap filter first: most processes are not in the group.
@@ -109,9 +112,17 @@ pub(super) fn group_waits_on_tty(pgid: i32, tty: u64, shell: i32) -> bool {
         // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
         let wchan = wchan.trim().split('.').next().unwrap_or_default();
         let waits = TTY_READ_WCHANS.contains(&wchan) || (pgid != shell && POLL_WCHANS.contains(&wchan));
-        // stat follows the fd's magic link to the open file, whatever the process calls it.
-        waits && std::fs::metadata(format!("/proc/{pid}/fd/0")).is_ok_and(|m| m.rdev() == tty)
+        waits && holds_terminal(pid, tty)
     })
+}
+
+fn holds_terminal(pid: i32, tty: u64) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    // stat follows an fd's magic link to the open file, whatever the process calls it.
+    fds.filter_map(Result::ok)
+        .any(|fd| std::fs::metadata(fd.path()).is_ok_and(|m| m.rdev() == tty))
 }
 
 fn signal_all(members: &HashSet<Member>, signals: &[Signal]) {
