@@ -187,6 +187,15 @@ fn invalid_specs_are_refused_with_their_codes() {
     spec.argv = vec!["bash".into()];
     assert_eq!(ptys.spawn(spec).err().map(|e| e.code()), Some("PTY_INVALID_SPEC"));
     let mut spec = bash_spec(dir.path().to_str().unwrap());
+    spec.rows = 501;
+    assert_eq!(ptys.spawn(spec).err().map(|e| e.code()), Some("PTY_INVALID_SPEC"));
+    let session = ptys.spawn(bash_spec(dir.path().to_str().unwrap())).unwrap();
+    assert_eq!(
+        session.resize(24, 1001).err().map(|e| e.code()),
+        Some("PTY_INVALID_SPEC")
+    );
+    ptys.close(session.id());
+    let mut spec = bash_spec(dir.path().to_str().unwrap());
     spec.cwd = dir.path().join("missing").display().to_string();
     assert_eq!(ptys.spawn(spec).err().map(|e| e.code()), Some("PTY_CWD_INVALID"));
     let mut spec = bash_spec(dir.path().to_str().unwrap());

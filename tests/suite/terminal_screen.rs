@@ -134,3 +134,29 @@ fn programs_reading_the_keyboard_through_dev_tty_are_seen_waiting() {
     assert!(text.contains("got secret-word"), "{text}");
     agent.close(&id);
 }
+
+#[test]
+fn a_terminal_too_large_to_draw_is_refused_before_anything_starts() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    for (rows, cols) in [(10_000, 80), (24, 10_000)] {
+        let result = agent.call("terminal_open", serde_json::json!({"rows": rows, "cols": cols}));
+        assert_eq!(
+            result.code.as_deref(),
+            Some("TERMINAL_INVALID_REQUEST"),
+            "{}",
+            result.text()
+        );
+        assert!(
+            result.text().contains("1 to 500 rows and 1 to 1000 cols"),
+            "{}",
+            result.text()
+        );
+    }
+    assert_eq!(
+        agent.call("terminal_list", serde_json::json!({})).text(),
+        "No open terminal sessions."
+    );
+    let result = agent.call("terminal_open", serde_json::json!({"rows": 500, "cols": 1000}));
+    assert!(!result.is_error, "{}", result.text());
+}

@@ -22,7 +22,7 @@ pub fn tools() -> Vec<ToolSpec> {
              programs (REPLs, prompts, `read`) and long-running processes you come back to. The \
              result names the session (pty-N); close it when done.",
             r#""cwd": {"type": "string", "description": "Starting directory: absolute, `~/…` in the home directory, or relative to the session's working directory."},
-               "rows": {"type": "integer", "minimum": 1}, "cols": {"type": "integer", "minimum": 1},
+               "rows": {"type": "integer", "minimum": 1, "maximum": 500}, "cols": {"type": "integer", "minimum": 1, "maximum": 1000},
                "shell": {"type": "string", "description": "A bash-compatible shell instead of the default."}"#,
             &[],
         ),

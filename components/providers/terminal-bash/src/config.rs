@@ -41,17 +41,34 @@ impl Default for Config {
     }
 }
 
+/// The largest terminal a session may have (seam:host/pty refuses larger ones): the emulator
+/// behind it keeps a cell per position.
+const MAX_ROWS: u16 = 500;
+const MAX_COLS: u16 = 1000;
+
+pub fn check_size(rows: u16, cols: u16) -> Result<(), Error> {
+    if (1..=MAX_ROWS).contains(&rows) && (1..=MAX_COLS).contains(&cols) {
+        return Ok(());
+    }
+    Err(errors::error(
+        errors::INVALID_REQUEST,
+        format!("a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows}x{cols}"),
+    ))
+}
+
 impl Config {
     /// Read on every call: lanes are per call, and the world file may change between them.
     pub fn load() -> Result<Self, Error> {
         let config: Self = seam_guest::json::from_object(&host_config::get())
             .map_err(|m| errors::error(errors::INVALID_REQUEST, format!("terminal settings: {m}")))?;
-        if config.rows == 0 || config.cols == 0 || config.poll_ms == 0 || config.max_read_bytes == 0 {
+        if config.poll_ms == 0 || config.max_read_bytes == 0 {
             return Err(errors::error(
                 errors::INVALID_REQUEST,
-                "terminal settings: rows, cols, poll_ms and max_read_bytes must be positive",
+                "terminal settings: poll_ms and max_read_bytes must be positive",
             ));
         }
+        check_size(config.rows, config.cols)
+            .map_err(|e| errors::error(errors::INVALID_REQUEST, format!("terminal settings: {}", e.message)))?;
         Ok(config)
     }
 

@@ -8,7 +8,7 @@ use crate::bindings::exports::seam::terminal::terminal::{
 use crate::bindings::seam::subprocess::subprocess::{self, Terminal};
 use crate::bindings::seam::subprocess::types::{Screen, TerminalSpec};
 
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::registry::{Busy, Record};
 use crate::{errors, marker, readiness, registry, signals};
 
@@ -80,9 +80,7 @@ impl Guest for crate::Provider {
         registry::check_live(&owner)?;
         let config = Config::load()?;
         let (rows, cols) = (request.rows.unwrap_or(config.rows), request.cols.unwrap_or(config.cols));
-        if rows == 0 || cols == 0 {
-            return Err(errors::error(errors::INVALID_REQUEST, "rows and cols must be positive"));
-        }
+        config::check_size(rows, cols)?;
         // The session's output is also drawn by a terminal emulator (`screen`), so full-screen
         // programs can paint; a caller who wants plain streams asks for TERM=dumb.
         let mut env = vec![("TERM".to_owned(), "xterm-256color".to_owned())];

@@ -202,9 +202,7 @@ impl PtySession {
     }
 
     pub fn resize(&self, rows: u16, cols: u16) -> Result<(), PtyError> {
-        if rows == 0 || cols == 0 {
-            return Err(PtyError::InvalidSpec("rows and cols must be positive".into()));
-        }
+        super::spec::check_size(rows, cols)?;
         device::resize(&*self.master()?, rows, cols)?;
         self.output.screen.lock().expect("screen lock").resize(rows, cols);
         Ok(())

@@ -20,6 +20,19 @@ pub struct PtySpec {
     pub grace: Duration,
 }
 
+/// The largest terminal a session may have: the emulator behind it keeps a cell per position.
+pub const MAX_ROWS: u16 = 500;
+pub const MAX_COLS: u16 = 1000;
+
+pub(super) fn check_size(rows: u16, cols: u16) -> Result<(), PtyError> {
+    if (1..=MAX_ROWS).contains(&rows) && (1..=MAX_COLS).contains(&cols) {
+        return Ok(());
+    }
+    Err(PtyError::InvalidSpec(format!(
+        "a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows}x{cols}"
+    )))
+}
+
 impl PtySpec {
     pub(super) fn validate(&self) -> Result<(), PtyError> {
         let invalid = |m: &str| Err(PtyError::InvalidSpec(m.to_string()));
@@ -28,9 +41,7 @@ impl PtySpec {
             Some(p) if !Path::new(p).is_absolute() => return invalid("argv[0] must be absolute"),
             Some(_) => {}
         }
-        if self.rows == 0 || self.cols == 0 {
-            return invalid("rows and cols must be positive");
-        }
+        check_size(self.rows, self.cols)?;
         if self.scrollback_bytes == 0 {
             return invalid("scrollback-bytes must be positive");
         }
