@@ -160,3 +160,15 @@ fn a_terminal_too_large_to_draw_is_refused_before_anything_starts() {
     let result = agent.call("terminal_open", serde_json::json!({"rows": 500, "cols": 1000}));
     assert!(!result.is_error, "{}", result.text());
 }
+
+#[test]
+fn boxes_drawn_with_the_terminals_line_drawing_set_are_seen_as_boxes() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // What curses does outside a UTF-8 locale: switch sets with terminfo's smacs, print letters.
+    agent.send(&id, "tput smacs; printf 'lqqk'; tput rmacs; echo ' lqqk'", None);
+    let screen = read_screen(&agent, &id);
+    assert!(screen.contains("\n┌──┐ lqqk\n"), "{screen}");
+    agent.close(&id);
+}

@@ -10,6 +10,7 @@
 //! then SIGKILL after the grace), reaps the shell, stops the drain thread and closes every
 //! descriptor.
 
+mod charsets;
 mod device;
 mod drain;
 mod error;

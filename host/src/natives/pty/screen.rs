@@ -2,6 +2,7 @@
 //! a full-screen program (an editor, a pager, `top`) can be read as the screen a person would
 //! see, not as the stream of cursor moves that painted it.
 
+use super::charsets::Charsets;
 use std::num::NonZeroU16;
 
 /// The visible screen at one moment.
@@ -22,6 +23,7 @@ pub struct Snapshot {
 /// cursor is, or what kind of terminal it is, waits for the reply.
 pub struct Screen {
     parser: vt100::Parser<Answers>,
+    charsets: Charsets,
 }
 
 #[derive(Default)]
@@ -55,12 +57,13 @@ impl Screen {
         let (rows, cols) = size(rows, cols);
         Self {
             parser: vt100::Parser::new_with_callbacks(rows, cols, 0, Answers::default()),
+            charsets: Charsets::default(),
         }
     }
 
     /// Feeds output; returns what the terminal answers to queries in it, to be written back.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
-        self.parser.process(bytes);
+        self.parser.process(&self.charsets.translate(bytes));
         std::mem::take(&mut self.parser.callbacks_mut().pending)
     }
 
@@ -81,7 +84,8 @@ impl Screen {
                 .map(|row| row.trim_end().to_owned())
                 .collect(),
             cursor_row,
-            cursor_col,
+            // After a write to the last column the cursor waits there to wrap; it is shown on it.
+            cursor_col: cursor_col.min(cols.get() - 1),
             alternate: screen.alternate_screen(),
         }
     }
@@ -117,6 +121,21 @@ mod tests {
         assert_eq!(shot.lines, ["page 1", ""]);
         screen.feed(b"\x1b[?1049l");
         assert_eq!(screen.snapshot().lines[0], "$ less");
+    }
+
+    #[test]
+    fn boxes_drawn_in_the_special_graphics_set_are_seen_as_boxes() {
+        let mut screen = Screen::new(3, 10);
+        screen.feed(b"\x1b(0lqk\r\nx\x1b(Bo\x1b(0x\r\nmqj\x1b(B");
+        assert_eq!(screen.snapshot().lines, ["┌─┐", "│o│", "└─┘"]);
+    }
+
+    #[test]
+    fn a_cursor_waiting_to_wrap_is_on_the_last_column() {
+        let mut screen = Screen::new(2, 4);
+        screen.feed(b"abcd");
+        let shot = screen.snapshot();
+        assert_eq!((shot.cursor_row, shot.cursor_col), (0, 3));
     }
 
     #[test]
