@@ -97,11 +97,12 @@ fn a_program_that_asks_where_its_cursor_is_gets_an_answer() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");
     let id = agent.open();
-    // The cursor position report a terminal owes `ESC [ 6 n`, read back without echo: the
-    // command is on the first row, `ab` on the second.
+    // The cursor position report a terminal owes `ESC [ 6 n`, read back with echo off before
+    // asking, as programs do (the answer comes at once): the command is on the first row, `ab` on
+    // the second.
     let text = agent.send(
         &id,
-        r#"printf 'ab\033[6n'; read -rs -dR -t5 r; echo " ${r#*[}""#,
+        r#"stty -echo; printf 'ab\033[6n'; read -r -dR -t5 r; stty echo; echo " ${r#*[}""#,
         Some(10_000),
     );
     assert!(text.contains("ab 2;3"), "{text}");
@@ -170,5 +171,23 @@ fn boxes_drawn_with_the_terminals_line_drawing_set_are_seen_as_boxes() {
     agent.send(&id, "tput smacs; printf 'lqqk'; tput rmacs; echo ' lqqk'", None);
     let screen = read_screen(&agent, &id);
     assert!(screen.contains("\n┌──┐ lqqk\n"), "{screen}");
+    agent.close(&id);
+}
+
+#[test]
+fn a_program_painting_over_the_shells_screen_is_seen_as_its_screen() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // top draws with cursor moves on the shell's own screen, not the alternate one.
+    let text = agent.send(&id, "top -d 0.2", Some(5_000));
+    assert!(status(&text).contains("showing the screen"), "{text}");
+    assert!(text.starts_with("top - ") && text.contains("PID USER"), "{text}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let read = agent.call("terminal_read", serde_json::json!({"session_id": id}));
+    assert!(status(&read.text()).contains("read it with screen: true"), "{}", read.text());
+    let text = agent.send(&id, "q", Some(5_000));
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    assert!(!status(&text).contains("showing the screen"), "{text}");
     agent.close(&id);
 }

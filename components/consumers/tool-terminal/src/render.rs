@@ -77,6 +77,9 @@ pub fn read(id: &str, r: &ReadResult) -> String {
         notes.push("more output follows".to_owned());
     }
     notes.push(if r.running { "shell open" } else { "shell exited" }.to_owned());
+    if seam_guest::plain::paints_screen(&r.output) {
+        notes.push("the output paints the screen with cursor moves: read it with screen: true".to_owned());
+    }
     format!("{}\n[{id}: {}]", plain(&r.output), notes.join("; "))
 }
 

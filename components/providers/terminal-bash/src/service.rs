@@ -170,15 +170,21 @@ impl Guest for crate::Provider {
         let more =
             truncated || (decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next);
         registry::after_send(&id, next, decision.decided_by != DecidedBy::PromptMarker);
+        let output = lossy(&marker::strip(&chunk.data, &record.nonce));
+        // A program still running that paints with cursor moves is read on its screen, whether it
+        // took the alternate screen (vim, less) or draws over the shell's (top).
+        let still_running = !matches!(decision.decided_by, DecidedBy::PromptMarker | DecidedBy::Exited);
+        let screen = terminal.screen();
+        let painted = screen.alternate || (still_running && seam_guest::plain::paints_screen(&output));
         Ok(SendResult {
-            output: lossy(&marker::strip(&chunk.data, &record.nonce)),
+            output,
             ready: decision.ready,
             decided_by: decision.decided_by,
             exit_code: decision.exit_code,
             next,
             more,
             dropped: chunk.start.saturating_sub(start),
-            full_screen: Some(terminal.screen()).filter(|s| s.alternate).map(snapshot),
+            full_screen: painted.then(|| snapshot(screen)),
         })
     }
 

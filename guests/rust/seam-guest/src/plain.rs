@@ -35,6 +35,19 @@ pub fn plain(raw: &str) -> String {
     out
 }
 
+/// True when the output moves the cursor to other lines: cursor addressing, cursor up, erasing
+/// the display. That is a program painting the screen (`top`, a curses menu), whose text `plain`
+/// cannot lay out as lines; the terminal's screen shows it.
+pub fn paints_screen(raw: &str) -> bool {
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ESC && matches!(skip_escape(&mut chars), Some(Edit::OtherLine)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The line being printed: its characters and the column the next one goes to.
 #[derive(Default)]
 struct Line {
@@ -44,7 +57,7 @@ struct Line {
 
 /// The escape sequences that change what a line shows: `ESC [ n K` erases to its end, from its
 /// start to the cursor, or all of it; `ESC [ n D`, `C` and `G` move the cursor left, right and
-/// to a column.
+/// to a column. Moves to another line leave the line as it is, as far as `plain` can tell.
 enum Edit {
     EraseToEnd,
     EraseToCursor,
@@ -52,6 +65,7 @@ enum Edit {
     Left(usize),
     Right(usize),
     Column(usize),
+    OtherLine,
 }
 
 impl Line {
@@ -77,6 +91,7 @@ impl Line {
             Edit::Left(n) => self.column = self.column.saturating_sub(n),
             Edit::Right(n) => self.column += n,
             Edit::Column(n) => self.column = n.saturating_sub(1),
+            Edit::OtherLine => {}
         }
     }
 
@@ -103,6 +118,8 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<E
                         ('D', _) => Some(Edit::Left(count())),
                         ('C', _) => Some(Edit::Right(count())),
                         ('G', _) => Some(Edit::Column(count())),
+                        // Cursor position, line position, up, previous line, erase in display.
+                        ('H' | 'f' | 'd' | 'A' | 'F' | 'J', _) => Some(Edit::OtherLine),
                         _ => None,
                     };
                 }
@@ -127,7 +144,7 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<E
 
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    use super::{paints_screen, plain};
 
     #[test]
     fn colors_titles_and_charset_codes_are_dropped() {
@@ -150,6 +167,15 @@ mod tests {
         assert_eq!(plain("ab\u{8}c\n"), "ac\n");
         assert_eq!(plain("\u{8}\u{8}x"), "x");
         assert_eq!(plain("a\tb\r\n\r\n"), "a\tb\n\n");
+    }
+
+    #[test]
+    fn cursor_moves_to_other_lines_are_painting() {
+        assert!(paints_screen("\u{1b}[H\u{1b}[2Jtop - 10:00"));
+        assert!(paints_screen("a\u{1b}[5;1Hb"));
+        assert!(paints_screen("50%\u{1b}[1A\r60%"));
+        assert!(!paints_screen("\u{1b}[31mred\u{1b}[0m 10%\r50%\u{1b}[K\n"));
+        assert!(!paints_screen("\u{1b}]0;H\u{7}plain H"));
     }
 
     #[test]
