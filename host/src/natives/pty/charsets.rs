@@ -46,7 +46,23 @@ impl Charsets {
     /// in use, which is almost always.
     pub(super) fn translate<'a>(&mut self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
         let mut out: Option<Vec<u8>> = None;
-        for (at, &byte) in bytes.iter().enumerate() {
+        let mut at = 0;
+        while at < bytes.len() {
+            // Plain text in the ASCII set is most of any output: skip to what could change a set.
+            if self.place == Place::Text && !self.graphics() {
+                let skipped = bytes[at..]
+                    .iter()
+                    .position(|b| matches!(b, 0x1b | 0x0e | 0x0f))
+                    .unwrap_or(bytes.len() - at);
+                if let Some(out) = out.as_mut() {
+                    out.extend_from_slice(&bytes[at..at + skipped]);
+                }
+                at += skipped;
+                if at == bytes.len() {
+                    break;
+                }
+            }
+            let byte = bytes[at];
             let drawn = self.place == Place::Text && self.graphics() && (0x5f..=0x7e).contains(&byte);
             self.step(byte);
             if drawn {
@@ -56,6 +72,7 @@ impl Charsets {
             } else if let Some(out) = out.as_mut() {
                 out.push(byte);
             }
+            at += 1;
         }
         out.map_or(Cow::Borrowed(bytes), Cow::Owned)
     }
