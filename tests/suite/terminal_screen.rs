@@ -185,7 +185,11 @@ fn a_program_painting_over_the_shells_screen_is_seen_as_its_screen() {
     assert!(text.starts_with("top - ") && text.contains("PID USER"), "{text}");
     std::thread::sleep(std::time::Duration::from_millis(500));
     let read = agent.call("terminal_read", serde_json::json!({"session_id": id}));
-    assert!(status(&read.text()).contains("read it with screen: true"), "{}", read.text());
+    assert!(
+        status(&read.text()).contains("read it with screen: true"),
+        "{}",
+        read.text()
+    );
     let text = agent.send(&id, "q", Some(5_000));
     assert!(status(&text).contains("done, exit code 0"), "{text}");
     assert!(!status(&text).contains("showing the screen"), "{text}");
