@@ -86,6 +86,49 @@ fn secret_like_environment_never_reaches_the_child() {
 }
 
 #[test]
+fn seams_memory_is_closed_to_the_commands_it_runs() {
+    // /proc/<pid>/mem of seam and of its supervisors (forks of it) stays closed to a command of
+    // the same user, while the command's own child stays open. Root may open anything, so as
+    // root the CLI runs as nobody.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    let command = "p=$PPID; while [ $p -gt 1 ]; do c=$(cat /proc/$p/comm); \
+        (exec 3</proc/$p/mem) 2>/dev/null && echo \"$c open\" || echo \"$c closed\"; \
+        [ \"$c\" = seam ] && break; p=$(cut -d' ' -f4 /proc/$p/stat); done; \
+        sleep 5 & (exec 3</proc/$!/mem) && echo 'child open'; kill $!";
+    let args = ["call", "bash", &json!({ "command": command }).to_string()];
+    let mut cli = if nix::unistd::geteuid().is_root() {
+        let mut cli = std::process::Command::new("setpriv");
+        cli.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            env!("CARGO_BIN_EXE_seam"),
+        ]);
+        cli
+    } else {
+        std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+    };
+    let output = cli
+        .args(args)
+        .current_dir(dir.path())
+        .env("SEAM_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        text.contains("seam-supervisor closed\n") && text.contains("seam closed\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("child open") && text.matches("open").count() == 1,
+        "{text}"
+    );
+}
+
+#[test]
 fn long_output_keeps_head_and_tail_and_spills_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let world = default_world(dir.path());

@@ -92,6 +92,7 @@ enum WorldCommand {
 pub fn run() -> ExitCode {
     // SAFETY: the first thing `main` does, while the process has one thread.
     unsafe { seam_host::natives::initial_environ::hide() };
+    seam_host::natives::own_memory::keep_private();
     keep_child_statuses();
     if let Some(code) = landlock::intercept() {
         return code;

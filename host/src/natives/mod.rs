@@ -14,6 +14,7 @@ mod host_sandbox_launch;
 mod host_state;
 mod inherited;
 pub mod initial_environ;
+pub mod own_memory;
 pub mod process;
 pub mod pty;
 pub mod sandbox_launch;
