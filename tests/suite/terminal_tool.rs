@@ -131,7 +131,8 @@ fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns()
     agent.close(&id);
 }
 
-/// The list shows where the shell is now, after its `cd`s, not where it started.
+/// The list shows where the shell is now, after its `cd`s, not where it started; after it
+/// exited, where it last was.
 #[test]
 fn the_list_shows_the_shell_s_current_directory() {
     let terminal = TerminalWorld::new();
@@ -145,6 +146,14 @@ fn the_list_shows_the_shell_s_current_directory() {
     );
     let list = agent.call("terminal_list", serde_json::json!({})).text();
     assert!(list.contains(&format!("cwd={}", target.display())), "{list}");
+    expect_status(&agent.send(&id, "exit 3", None), "shell exited with code 3");
+    let screen = agent.call("terminal_read", serde_json::json!({"session_id": id, "screen": true}));
+    assert!(status(&screen.text()).ends_with("; the shell exited]"), "{}", screen.text());
+    let list = agent.call("terminal_list", serde_json::json!({})).text();
+    assert!(
+        list.contains("exited with code 3") && list.contains(&format!("cwd={}", target.display())),
+        "{list}"
+    );
     agent.close(&id);
 }
 

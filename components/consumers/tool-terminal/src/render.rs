@@ -53,10 +53,10 @@ fn lines(s: &Snapshot) -> String {
 }
 
 pub fn screen_read(id: &str, s: &Snapshot) -> String {
-    let program = if s.alternate {
-        "; a full-screen program is showing"
-    } else {
-        ""
+    let program = match (s.running, s.alternate) {
+        (false, _) => "; the shell exited",
+        (true, true) => "; a full-screen program is showing",
+        (true, false) => "",
     };
     format!(
         "{}\n[{id}: screen {}x{}, cursor at row {} column {}{program}]",

@@ -13,6 +13,8 @@ use crate::errors;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Record {
     pub owner: String,
+    /// Where the shell started, then where it was after the last command that finished: what
+    /// a session that exited last knew.
     pub cwd: String,
     pub shell: String,
     pub rows: u16,
@@ -113,10 +115,13 @@ pub fn update_cursor(id: &str, cursor: u64) {
 }
 
 /// A send stopped at `cursor`, with its command finished or, when `pending`, maybe not.
-pub fn after_send(id: &str, cursor: u64, pending: bool) {
+pub fn after_send(id: &str, cursor: u64, pending: bool, cwd: Option<String>) {
     if let Some(mut record) = load(id) {
         record.cursor = cursor;
         record.pending_from = pending.then_some(cursor);
+        if let Some(cwd) = cwd {
+            record.cwd = cwd;
+        }
         save(id, &record);
     }
 }

@@ -20,7 +20,7 @@ fn attach(record: &Record) -> Result<Terminal, Error> {
 const SCREEN_SETTLE_MS: u32 = 5;
 const SCREEN_SETTLE_ROUNDS: usize = 20;
 
-fn snapshot(s: Screen) -> Snapshot {
+fn snapshot(s: Screen, terminal: &Terminal) -> Snapshot {
     Snapshot {
         rows: s.rows,
         cols: s.cols,
@@ -28,6 +28,7 @@ fn snapshot(s: Screen) -> Snapshot {
         cursor_row: s.cursor_row,
         cursor_col: s.cursor_col,
         alternate: s.alternate,
+        running: terminal.exited().is_none(),
     }
 }
 
@@ -38,7 +39,8 @@ fn lossy(data: &[u8]) -> String {
 fn info(id: &str, record: &Record) -> SessionInfo {
     let terminal = subprocess::attach_terminal(record.terminal).ok();
     let exit = terminal.as_ref().map(|t| t.exited());
-    // Where the shell is now, after its `cd`s; where it started once that cannot be known.
+    // Where the shell is now, after its `cd`s; once that cannot be known (it exited), where it
+    // was last seen.
     let cwd = terminal
         .as_ref()
         .and_then(|t| t.shell_cwd())
@@ -169,7 +171,9 @@ impl Guest for crate::Provider {
         // After a marker only the prompt follows: not output worth a read.
         let more =
             truncated || (decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next);
-        registry::after_send(&id, next, decision.decided_by != DecidedBy::PromptMarker);
+        let at_prompt = decision.decided_by == DecidedBy::PromptMarker;
+        // A command that finished may have changed directory: remembered for after the shell exits.
+        registry::after_send(&id, next, !at_prompt, at_prompt.then(|| terminal.shell_cwd()).flatten());
         let output = lossy(&marker::strip(&chunk.data, &record.nonce));
         // A program still running that paints with cursor moves is read on its screen, whether it
         // took the alternate screen (vim, less) or draws over the shell's (top).
@@ -184,7 +188,7 @@ impl Guest for crate::Provider {
             next,
             more,
             dropped: chunk.start.saturating_sub(start),
-            full_screen: painted.then(|| snapshot(screen)),
+            full_screen: painted.then(|| snapshot(screen, &terminal)),
         })
     }
 
@@ -219,7 +223,7 @@ impl Guest for crate::Provider {
             }
             end = next;
         }
-        Ok(snapshot(terminal.screen()))
+        Ok(snapshot(terminal.screen(), &terminal))
     }
 
     fn signal(owner: String, id: String, signal: String) -> Result<(), Error> {
