@@ -168,7 +168,8 @@ fn boxes_drawn_with_the_terminals_line_drawing_set_are_seen_as_boxes() {
     let agent = terminal.agent("a");
     let id = agent.open();
     // What curses does outside a UTF-8 locale: switch sets with terminfo's smacs, print letters.
-    agent.send(&id, "tput smacs; printf 'lqqk'; tput rmacs; echo ' lqqk'", None);
+    let text = agent.send(&id, "tput smacs; printf 'lqqk'; tput rmacs; echo ' lqqk'", None);
+    assert!(text.contains("\n┌──┐ lqqk\n"), "{text}");
     let screen = read_screen(&agent, &id);
     assert!(screen.contains("\n┌──┐ lqqk\n"), "{screen}");
     agent.close(&id);

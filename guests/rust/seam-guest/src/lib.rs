@@ -13,6 +13,7 @@ pub mod base64;
 pub mod exit_marker;
 pub mod json;
 pub mod json_scan;
+pub mod line_drawing;
 pub mod output;
 pub mod paths;
 pub mod plain;

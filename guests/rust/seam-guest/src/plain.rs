@@ -6,20 +6,28 @@
 //! which move the cursor around, are not laid out. Byte offsets in results still count the
 //! raw stream.
 
+use crate::line_drawing::special_graphic;
+
 const ESC: char = '\u{1b}';
 const BEL: char = '\u{7}';
+/// SO and SI: switch to the G1 character set and back to G0.
+const SHIFT_OUT: char = '\u{e}';
+const SHIFT_IN: char = '\u{f}';
 
 pub fn plain(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut line = Line::default();
+    let mut sets = CharacterSets::default();
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            ESC => {
-                if let Some(edit) = skip_escape(&mut chars) {
-                    line.apply(edit);
-                }
-            }
+            ESC => match skip_escape(&mut chars) {
+                Some(Edit::Designate { g1, graphics }) => sets.designate(g1, graphics),
+                Some(edit) => line.apply(edit),
+                None => {}
+            },
+            SHIFT_OUT => sets.shifted = true,
+            SHIFT_IN => sets.shifted = false,
             '\n' => {
                 line.flush_into(&mut out);
                 out.push('\n');
@@ -28,20 +36,48 @@ pub fn plain(raw: &str) -> String {
             '\u{8}' => line.column = line.column.saturating_sub(1),
             '\t' => line.put('\t'),
             c if c.is_control() => {}
-            c => line.put(c),
+            c => line.put(sets.draw(c)),
         }
     }
     line.flush_into(&mut out);
     out
 }
 
-/// True when the output moves the cursor to other lines: cursor addressing, cursor up, erasing
-/// the display. That is a program painting the screen (`top`, a curses menu), whose text `plain`
-/// cannot lay out as lines; the terminal's screen shows it.
+/// Which of G0 and G1 hold the line-drawing set, and which of them is in use.
+#[derive(Default)]
+struct CharacterSets {
+    g0_graphics: bool,
+    g1_graphics: bool,
+    shifted: bool,
+}
+
+impl CharacterSets {
+    fn designate(&mut self, g1: bool, graphics: bool) {
+        if g1 {
+            self.g1_graphics = graphics;
+        } else {
+            self.g0_graphics = graphics;
+        }
+    }
+
+    fn draw(&self, c: char) -> char {
+        let graphics = if self.shifted {
+            self.g1_graphics
+        } else {
+            self.g0_graphics
+        };
+        graphics.then(|| special_graphic(c)).flatten().unwrap_or(c)
+    }
+}
+
+/// True when the output addresses the cursor to a row of the screen: a program painting the
+/// screen (`top`, a curses menu), whose text `plain` cannot lay out as lines; the terminal's
+/// screen shows it. Relative moves (a REPL redrawing its input line, a two-line progress display
+/// going up) are not painting: their output still reads as lines.
 pub fn paints_screen(raw: &str) -> bool {
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {
-        if c == ESC && matches!(skip_escape(&mut chars), Some(Edit::OtherLine)) {
+        if c == ESC && matches!(skip_escape(&mut chars), Some(Edit::Row)) {
             return true;
         }
     }
@@ -57,7 +93,8 @@ struct Line {
 
 /// The escape sequences that change what a line shows: `ESC [ n K` erases to its end, from its
 /// start to the cursor, or all of it; `ESC [ n D`, `C` and `G` move the cursor left, right and
-/// to a column. Moves to another line leave the line as it is, as far as `plain` can tell.
+/// to a column. A move to a row of the screen leaves the line as it is, as far as `plain` can
+/// tell.
 enum Edit {
     EraseToEnd,
     EraseToCursor,
@@ -65,7 +102,12 @@ enum Edit {
     Left(usize),
     Right(usize),
     Column(usize),
-    OtherLine,
+    Row,
+    /// `ESC ( x` or `ESC ) x`: G0 or G1 becomes the line-drawing set (`x` = `0`) or another.
+    Designate {
+        g1: bool,
+        graphics: bool,
+    },
 }
 
 impl Line {
@@ -91,7 +133,7 @@ impl Line {
             Edit::Left(n) => self.column = self.column.saturating_sub(n),
             Edit::Right(n) => self.column += n,
             Edit::Column(n) => self.column = n.saturating_sub(1),
-            Edit::OtherLine => {}
+            Edit::Row | Edit::Designate { .. } => {}
         }
     }
 
@@ -118,8 +160,8 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<E
                         ('D', _) => Some(Edit::Left(count())),
                         ('C', _) => Some(Edit::Right(count())),
                         ('G', _) => Some(Edit::Column(count())),
-                        // Cursor position, line position, up, previous line, erase in display.
-                        ('H' | 'f' | 'd' | 'A' | 'F' | 'J', _) => Some(Edit::OtherLine),
+                        // Cursor position (two spellings), line position.
+                        ('H' | 'f' | 'd', _) => Some(Edit::Row),
                         _ => None,
                     };
                 }
@@ -134,8 +176,16 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<E
             }
         }
         Some(c) if ('\u{20}'..='\u{2f}').contains(&c) => {
-            while chars.next_if(|c| ('\u{20}'..='\u{2f}').contains(c)).is_some() {}
-            chars.next();
+            let intermediate = |c: &char| ('\u{20}'..='\u{2f}').contains(c);
+            let designates = matches!(c, '(' | ')') && chars.peek().is_some_and(|next| !intermediate(next));
+            while chars.next_if(intermediate).is_some() {}
+            let last = chars.next();
+            if designates {
+                return Some(Edit::Designate {
+                    g1: c == ')',
+                    graphics: last == Some('0'),
+                });
+            }
         }
         _ => {}
     }
@@ -152,6 +202,7 @@ mod tests {
         assert_eq!(plain("\u{1b}]0;title\u{7}$ ls\r\n"), "$ ls\n");
         assert_eq!(plain("\u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\"), "link");
         assert_eq!(plain("\u{1b}(Bb\u{1b}=c\u{1b}[?2004hd"), "bcd");
+        assert_eq!(plain("\u{1b}#8e\u{1b}%Gf"), "ef");
         assert_eq!(plain("a\u{7}b\u{0}c"), "abc");
     }
 
@@ -170,12 +221,19 @@ mod tests {
     }
 
     #[test]
-    fn cursor_moves_to_other_lines_are_painting() {
+    fn moves_to_a_row_are_painting_relative_moves_are_not() {
         assert!(paints_screen("\u{1b}[H\u{1b}[2Jtop - 10:00"));
         assert!(paints_screen("a\u{1b}[5;1Hb"));
-        assert!(paints_screen("50%\u{1b}[1A\r60%"));
+        assert!(!paints_screen("A: 50%\nB: 50%\u{1b}[2A\rA: 60%"));
+        assert!(!paints_screen("> 1+\u{1b}[1G\u{1b}[0J> 1+1\u{1b}[6G"));
         assert!(!paints_screen("\u{1b}[31mred\u{1b}[0m 10%\r50%\u{1b}[K\n"));
         assert!(!paints_screen("\u{1b}]0;H\u{7}plain H"));
+    }
+
+    #[test]
+    fn letters_in_the_line_drawing_set_are_box_characters() {
+        assert_eq!(plain("\u{1b}(0lqk\u{1b}(B lq\r\n"), "┌─┐ lq\n");
+        assert_eq!(plain("\u{1b})0x\u{e}x\u{f}x"), "x│x");
     }
 
     #[test]

@@ -1,9 +1,10 @@
-//! The DEC special graphics character set, which the emulator lacks: curses programs in a
-//! non-UTF-8 locale draw boxes by switching to it (`ESC ( 0`, or `ESC ) 0` then SO) and printing
-//! ASCII letters, so `lqqk` on the wire means `┌──┐` on the screen. Output is rewritten before the
-//! emulator sees it: letters printed while the set is active become the Unicode box characters.
-//! Escape sequences are followed just far enough to leave their bytes alone.
+//! The DEC special graphics character set (`seam_guest::line_drawing`), which the emulator lacks:
+//! curses programs in a non-UTF-8 locale draw boxes by switching to it (`ESC ( 0`, or `ESC ) 0`
+//! then SO) and printing ASCII letters. Output is rewritten before the emulator sees it: letters
+//! printed while the set is active become the Unicode box characters. Escape sequences are
+//! followed just far enough to leave their bytes alone.
 
+use seam_guest::line_drawing::special_graphic;
 use std::borrow::Cow;
 
 /// Where in the output stream the last byte left off; kept across chunks.
@@ -63,12 +64,14 @@ impl Charsets {
                 }
             }
             let byte = bytes[at];
-            let drawn = self.place == Place::Text && self.graphics() && (0x5f..=0x7e).contains(&byte);
+            let drawn = (self.place == Place::Text && self.graphics())
+                .then(|| special_graphic(char::from(byte)))
+                .flatten();
             self.step(byte);
-            if drawn {
+            if let Some(drawn) = drawn {
                 let out = out.get_or_insert_with(|| bytes[..at].to_vec());
                 let mut buf = [0; 4];
-                out.extend_from_slice(graphic(byte).encode_utf8(&mut buf).as_bytes());
+                out.extend_from_slice(drawn.encode_utf8(&mut buf).as_bytes());
             } else if let Some(out) = out.as_mut() {
                 out.push(byte);
             }
@@ -123,15 +126,6 @@ impl Charsets {
             (Place::StringEscape, _) => Place::String,
         };
     }
-}
-
-/// The VT100's special graphics for 0x5f..=0x7e.
-fn graphic(byte: u8) -> char {
-    const TABLE: [char; 32] = [
-        '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻', '─', '⎼', '⎽',
-        '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
-    ];
-    TABLE[usize::from(byte - 0x5f)]
 }
 
 #[cfg(test)]
