@@ -80,6 +80,11 @@ fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
     assert!(finished, "{seen}");
     let text = agent.send(&id, "echo next", None);
     expect_status(&text, "done, exit code 0");
+    // From the start: the session's output begins at its first prompt, without the set-up.
+    let all = agent.call("terminal_read", serde_json::json!({"session_id": id, "from_byte": 0}));
+    let all = all.text();
+    assert!(all.starts_with("$ sleep 3; echo finished"), "{all}");
+    assert!(all.contains("finished-42") && !all.contains("__seam"), "{all}");
     agent.close(&id);
 }
 
@@ -148,7 +153,11 @@ fn the_list_shows_the_shell_s_current_directory() {
     assert!(list.contains(&format!("cwd={}", target.display())), "{list}");
     expect_status(&agent.send(&id, "exit 3", None), "shell exited with code 3");
     let screen = agent.call("terminal_read", serde_json::json!({"session_id": id, "screen": true}));
-    assert!(status(&screen.text()).ends_with("; the shell exited]"), "{}", screen.text());
+    assert!(
+        status(&screen.text()).ends_with("; the shell exited]"),
+        "{}",
+        screen.text()
+    );
     let list = agent.call("terminal_list", serde_json::json!({})).text();
     assert!(
         list.contains("exited with code 3") && list.contains(&format!("cwd={}", target.display())),
@@ -254,6 +263,10 @@ fn a_node_repl_is_seen_waiting_for_input() {
         text.contains("42") && status(&text).contains("waiting for input"),
         "{text}"
     );
+    // Its line editing moves the cursor, but its output reads as lines, all of them.
+    let text = agent.send(&id, "for (let i = 0; i < 60; i++) console.log('line' + i)", None);
+    assert!(text.contains("\nline0\n") && text.contains("\nline59\n"), "{text}");
+    assert!(!status(&text).contains("showing the screen"), "{text}");
     let text = agent.send(&id, ".exit", None);
     expect_status(&text, "done, exit code 0");
     agent.close(&id);

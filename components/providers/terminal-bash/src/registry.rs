@@ -23,6 +23,9 @@ pub struct Record {
     pub terminal: u64,
     /// Identifies this session's prompt markers.
     pub nonce: String,
+    /// Where the session's output starts: its first prompt, after the set-up line.
+    #[serde(default)]
+    pub origin: u64,
     /// Where the last send or read stopped.
     pub cursor: u64,
     /// The last send returned before its prompt marker, its output ending here: the command

@@ -137,6 +137,7 @@ impl Guest for crate::Provider {
             terminal: terminal.id(),
             nonce,
             // What came before (the echoed init line) is ours, not the user's.
+            origin: ready.end,
             cursor: ready.end,
             pending_from: None,
         };
@@ -198,7 +199,7 @@ impl Guest for crate::Provider {
         let terminal = attach(&record)?;
         let max = max_bytes.unwrap_or(config.max_read_bytes).min(config.max_read_bytes);
         let chunk = terminal
-            .read_from(from_byte.unwrap_or(record.cursor), max)
+            .read_from(from_byte.unwrap_or(record.cursor).max(record.origin), max)
             .map_err(errors::from_subprocess)?;
         registry::update_cursor(&id, chunk.next);
         Ok(ReadResult {
