@@ -52,7 +52,7 @@ pub fn check_size(rows: u16, cols: u16) -> Result<(), Error> {
     }
     Err(errors::error(
         errors::INVALID_REQUEST,
-        format!("a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows}x{cols}"),
+        format!("a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows} rows and {cols} cols"),
     ))
 }
 

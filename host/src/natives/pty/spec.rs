@@ -29,7 +29,7 @@ pub(super) fn check_size(rows: u16, cols: u16) -> Result<(), PtyError> {
         return Ok(());
     }
     Err(PtyError::InvalidSpec(format!(
-        "a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows}x{cols}"
+        "a terminal has 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} cols, not {rows} rows and {cols} cols"
     )))
 }
 
