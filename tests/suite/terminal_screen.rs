@@ -62,6 +62,17 @@ fn a_pager_shows_one_screen_of_a_long_file_and_quits_on_its_key() {
     assert!(!text.contains("line 24\n"), "{text}");
     let text = agent.send(&id, " ", Some(5_000));
     assert!(text.contains("line 46") && !text.contains("line 1\n"), "{text}");
+    // The arrow keys as a model writes them (less asks for application cursor keys).
+    let keys = |input: &str| {
+        let args = serde_json::json!({"session_id": id, "input": input, "enter": false, "wait_ms": 5_000});
+        let result = agent.call("terminal_send", args);
+        assert!(!result.is_error, "{}", result.text());
+        result.text()
+    };
+    let top = keys("\u{1b}[B").lines().next().unwrap_or_default().to_owned();
+    let after_up = keys("\u{1b}[A\u{1b}[A");
+    let expected = top.trim_start_matches("line ").parse::<u32>().unwrap() - 2;
+    assert!(after_up.starts_with(&format!("line {expected}\n")), "{top}: {after_up}");
     let text = agent.send(&id, "q", Some(5_000));
     assert!(status(&text).contains("done, exit code 0"), "{text}");
     agent.close(&id);

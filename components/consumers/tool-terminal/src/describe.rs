@@ -35,7 +35,8 @@ pub fn tools() -> Vec<ToolSpec> {
              send at a time per session. Output is shown as the lines it printed, without colors \
              or other terminal control sequences; byte offsets count the raw output. While a \
              full-screen program (an editor, a pager, `top`) runs, its screen is shown instead. \
-             Keys are characters: \\u001b is Escape, \\u0003 is Ctrl-C to the program.",
+             Keys are characters: \\u001b is Escape, \\u0003 is Ctrl-C to the program, \\u001b[A \\
+             and \\u001b[B are the up and down arrows (\\u001b[C right, \\u001b[D left).",
             &format!(
                 r#"{SESSION_ID}, "input": {{"type": "string"}},
                    "enter": {{"type": "boolean", "description": "Press Enter after the input (default true)."}},

@@ -3,6 +3,7 @@
 //! see, not as the stream of cursor moves that painted it.
 
 use super::charsets::Charsets;
+use std::borrow::Cow;
 use std::num::NonZeroU16;
 
 /// The visible screen at one moment.
@@ -65,6 +66,22 @@ impl Screen {
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
         self.parser.process(&self.charsets.translate(bytes));
         std::mem::take(&mut self.parser.callbacks_mut().pending)
+    }
+
+    /// `input` as the keyboard sends it in the current mode: in application cursor mode the
+    /// arrows, Home and End are `ESC O x` where the normal mode has `ESC [ x`.
+    pub(super) fn keys<'a>(&self, input: &'a [u8]) -> Cow<'a, [u8]> {
+        const CURSOR_KEYS: &[u8] = b"ABCDHF";
+        if !self.parser.screen().application_cursor() || !input.windows(2).any(|w| w == b"\x1b[") {
+            return Cow::Borrowed(input);
+        }
+        let mut keys = input.to_vec();
+        for at in 0..keys.len().saturating_sub(2) {
+            if keys[at] == 0x1b && keys[at + 1] == b'[' && CURSOR_KEYS.contains(&keys[at + 2]) {
+                keys[at + 1] = b'O';
+            }
+        }
+        Cow::Owned(keys)
     }
 
     pub(super) fn resize(&mut self, rows: u16, cols: u16) {
@@ -136,6 +153,19 @@ mod tests {
         screen.feed(b"abcd");
         let shot = screen.snapshot();
         assert_eq!((shot.cursor_row, shot.cursor_col), (0, 3));
+    }
+
+    #[test]
+    fn cursor_keys_follow_the_mode_the_program_asked_for() {
+        let mut screen = Screen::new(2, 10);
+        assert_eq!(&screen.keys(b"\x1b[A\x1b[1;5C")[..], b"\x1b[A\x1b[1;5C");
+        screen.feed(b"\x1b[?1h\x1b=");
+        assert_eq!(
+            &screen.keys(b"k\x1b[A\x1b[Dq\x1b[1;5C\x1b[")[..],
+            b"k\x1bOA\x1bODq\x1b[1;5C\x1b["
+        );
+        screen.feed(b"\x1b[?1l");
+        assert_eq!(&screen.keys(b"\x1b[B")[..], b"\x1b[B");
     }
 
     #[test]

@@ -180,9 +180,12 @@ impl PtySession {
         guard.end()
     }
 
+    /// Input as typed at the terminal: cursor keys written as `ESC [ A` reach a program that asked
+    /// for application cursor keys (less, vim) as `ESC O A`, as a terminal's keyboard sends them.
     pub fn write(&self, data: &[u8]) -> Result<(), PtyError> {
         let master = self.master()?;
-        let mut rest = data;
+        let keys = self.output.screen.lock().expect("screen lock").keys(data);
+        let mut rest = &keys[..];
         while !rest.is_empty() {
             match nix::unistd::write(master.as_fd(), rest) {
                 Ok(n) => rest = &rest[n..],
