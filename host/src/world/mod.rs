@@ -12,6 +12,7 @@ mod retire;
 mod runtime;
 mod spares;
 mod summary;
+mod tool_schema;
 mod tools;
 
 pub use owners::Released;

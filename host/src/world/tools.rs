@@ -23,7 +23,8 @@ pub const MAX_RESULT_TEXT_BYTES: usize = 4 << 20;
 
 impl ToolSpec {
     /// A component's description of a tool, refused when a client could not use it: a name
-    /// outside MCP's `[A-Za-z0-9_.-]{1,128}`, or arguments that are not a JSON object.
+    /// outside MCP's `[A-Za-z0-9_.-]{1,128}`, arguments that are not a JSON object, or a schema
+    /// of the wrong shape (see `tool_schema`).
     pub(crate) fn from_wit(spec: wit::ToolSpec, component: &str) -> Result<Self, String> {
         let name_ok = (1..=MAX_NAME).contains(&spec.name.len())
             && spec
@@ -42,6 +43,8 @@ impl ToolSpec {
                 "its input schema must describe an object (\"type\": \"object\"), not {input_schema}"
             ));
         }
+        super::tool_schema::check(&input_schema)
+            .map_err(|problem| format!("its input schema is not usable: {problem}"))?;
         Ok(Self {
             name: spec.name,
             description: spec.description,
