@@ -20,6 +20,8 @@ export const INVALID_ARGUMENTS = 'INVALID_ARGUMENTS';
 export const UNKNOWN_TOOL = 'UNKNOWN_TOOL';
 // An exception the tool did not expect: the call fails, the plugin keeps serving.
 export const PLUGIN_FAILED = 'PLUGIN_FAILED';
+// The host's code for a component that reached its memory limit, as a Rust plugin's call gets it.
+export const MEMORY_LIMIT = 'COMPONENT_MEMORY_LIMIT';
 
 export class ToolError extends Error {
   constructor(code, message) {
@@ -133,10 +135,14 @@ function checkArguments(args, schema) {
   }
 }
 
-// A seam error (a result's error record, thrown by the bindings) keeps its code.
+// A seam error (a result's error record, thrown by the bindings) keeps its code. The engine
+// throws the bare string 'out of memory' when an allocation fails at the memory limit.
 function asErrorResult(name, error) {
   const record = error?.payload ?? error;
   if (typeof record?.code === 'string') return errorResult(record.code, record.message ?? String(record));
+  if (error === 'out of memory' || error?.message === 'out of memory') {
+    return errorResult(MEMORY_LIMIT, `${name} ran out of memory: the plugin's memory limit (memory_mb) was reached`);
+  }
   return errorResult(PLUGIN_FAILED, `${name} failed: ${error}`);
 }
 

@@ -57,6 +57,8 @@ test('errors keep their code; anything else thrown is PLUGIN_FAILED', () => {
   assert.equal(bug.code, 'PLUGIN_FAILED');
   assert.match(bug.content[0].val, /t failed: TypeError: oops/);
   assert.equal(plugin(() => 'x').invoke(call('other', {})).code, 'UNKNOWN_TOOL');
+  // eslint-disable-next-line no-throw-literal -- what the engine throws when memory runs out
+  assert.equal(invoke(() => { throw 'out of memory'; }).code, 'COMPONENT_MEMORY_LIMIT');
 });
 
 test('a tool definition missing or misspelling a field is refused by name when defined', () => {

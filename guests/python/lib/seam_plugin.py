@@ -40,6 +40,8 @@ UNKNOWN_TOOL = "UNKNOWN_TOOL"
 CONFIG_INVALID = "CONFIG_INVALID"
 # An exception the tool did not expect: the call fails, the plugin keeps serving.
 PLUGIN_FAILED = "PLUGIN_FAILED"
+# The host's code for a component that reached its memory limit, as a Rust plugin's call gets it.
+MEMORY_LIMIT = "COMPONENT_MEMORY_LIMIT"
 
 JSON_TYPES = {
     "string": (str,),
@@ -133,6 +135,11 @@ def tool(name: str, description: str, schema: Dict[str, Any]):
     def register(run):
         if name in TOOLS:
             raise ValueError(f"two tools named {name!r}: each tool of a plugin needs its own name")
+        # Fails the build, naming the tool: later it would be a trap in `describe`.
+        try:
+            json.dumps(schema)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"the schema of tool {name!r} is not JSON: {error}") from None
         TOOLS[name] = Registered(description, schema, run)
         return run
 
@@ -209,6 +216,16 @@ class Tool(exports.Tool):
             result = registered.run(args, ctx)
         except ToolError as error:
             return error_result(error.code, error.message)
+        except Err as error:
+            # A seam's error (its result's error record, raised by the bindings) keeps its code.
+            record = error.value
+            if isinstance(getattr(record, "code", None), str):
+                return error_result(record.code, str(getattr(record, "message", record)))
+            return error_result(PLUGIN_FAILED, f"{call.name} failed: {record!r}")
+        except MemoryError:
+            return error_result(
+                MEMORY_LIMIT, f"{call.name} ran out of memory: the plugin's memory limit (memory_mb) was reached"
+            )
         except Exception as error:  # noqa: BLE001 - any bug in a tool fails only its call
             return error_result(PLUGIN_FAILED, f"{call.name} failed: {type(error).__name__}: {error}")
         except SystemExit as exit:

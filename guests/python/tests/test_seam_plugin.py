@@ -127,6 +127,26 @@ class Invoke(unittest.TestCase):
         self.assertIn("t failed: KeyError", failed.content[0].value)
         self.assertEqual(invoke(lambda args, ctx: "x", name="other").code, "UNKNOWN_TOOL")
 
+    def test_a_seams_error_keeps_its_code_and_running_out_of_memory_is_the_memory_limit(self):
+        @dataclass
+        class FsError:
+            code: str
+            message: str
+
+        def missing(args, ctx):
+            raise sys.modules["componentize_py_types"].Err(FsError("FS_NOT_FOUND", "no such file: x"))
+
+        def hog(args, ctx):
+            raise MemoryError()
+
+        self.assertEqual(invoke(missing), seam_plugin.error_result("FS_NOT_FOUND", "no such file: x"))
+        self.assertEqual(invoke(hog).code, "COMPONENT_MEMORY_LIMIT")
+
+    def test_a_schema_that_is_not_json_fails_when_the_tool_is_defined(self):
+        seam_plugin.TOOLS.clear()
+        with self.assertRaisesRegex(ValueError, "schema of tool 's' is not JSON"):
+            seam_plugin.tool("s", "d", {"type": "object", "properties": {"x": {"enum": {"a"}}}})(lambda a, c: "")
+
     def test_arguments_within_bounds_reach_the_tool(self):
         self.assertEqual(invoke(lambda args, ctx: "ran", '{"n": 6, "mode": "slow"}'), seam_plugin.text_result("ran"))
 
