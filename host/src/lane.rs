@@ -14,7 +14,8 @@ use wasmtime::{Engine, ResourceLimiter, Result, Store, StoreContextMut, UpdateDe
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-/// Guest stderr kept per lane (panic messages end up in fault reports).
+/// Guest stdout and stderr kept per lane: panic messages end up in fault reports, and what a
+/// plugin prints in the log (target `seam::guest`).
 const STDERR_CAPACITY: usize = 1 << 20;
 
 /// The session a call belongs to.
@@ -92,6 +93,7 @@ impl Lane {
         let stderr = MemoryOutputPipe::new(STDERR_CAPACITY);
         // Nothing granted: no preopens, no environment, no arguments, no network.
         let wasi = WasiCtx::builder()
+            .stdout(stderr.clone())
             .stderr(stderr.clone())
             .allow_tcp(false)
             .allow_udp(false)
@@ -243,6 +245,18 @@ impl Lane {
             return Err(wasmtime::Trap::Interrupt.into());
         }
         Ok(UpdateDeadline::Continue(1))
+    }
+
+    /// What the call's components printed, to the log at info level under target `seam::guest`
+    /// (`RUST_LOG=seam::guest=info`): where a plugin author sees their `print`s.
+    pub(crate) fn log_output(&self, tool: &str) {
+        if !tracing::enabled!(target: "seam::guest", tracing::Level::INFO) {
+            return;
+        }
+        let output = self.stderr.contents();
+        if !output.is_empty() {
+            tracing::info!(target: "seam::guest", "{tool} printed:\n{}", String::from_utf8_lossy(&output).trim_end());
+        }
     }
 
     /// Bytes the call's linear memories grew by past their initial sizes.

@@ -54,6 +54,41 @@ fn logs_to_a_pipe_are_plain_text() {
 }
 
 #[test]
+fn what_a_component_prints_is_in_the_guest_log() {
+    // A tool that panics writes its panic message to stderr; the log shows it under
+    // `seam::guest`, which a plugin author turns on alone.
+    let dir = tempfile::tempdir().unwrap();
+    let world = dir.path().join("world.toml");
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\ncounter = {:?}\n",
+        crate::common::fixture("fixture-counter-tool").display().to_string(),
+        crate::common::fixture("fixture-counter").display().to_string()
+    );
+    std::fs::write(&world, toml).unwrap();
+    let run = |log: &str| {
+        Command::new(env!("CARGO_BIN_EXE_seam"))
+            .args([
+                "--world",
+                world.to_str().unwrap(),
+                "call",
+                "self_fault",
+                r#"{"kind": "trap"}"#,
+            ])
+            .env("RUST_LOG", log)
+            .output()
+            .unwrap()
+    };
+    let logged = run("seam::guest=info");
+    let stderr = String::from_utf8_lossy(&logged.stderr);
+    assert!(
+        stderr.contains("seam::guest: self_fault printed:") && stderr.contains("panicked"),
+        "{stderr}"
+    );
+    let quiet = run("warn,seam::guest=off");
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("printed:"));
+}
+
+#[test]
 fn batch_answers_each_line_in_one_world() {
     let input = [
         // A byte order mark before the first line is not part of it.

@@ -416,6 +416,7 @@ impl World {
                 (ToolResult::error(fault.code, fault.message), None)
             }
         };
+        store.data().log_output(tool);
         self.runtime.retirement.retire(store, spare);
         result
     }
