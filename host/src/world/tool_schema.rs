@@ -36,8 +36,15 @@ fn node(schema: &Value, at: &str) -> Result<(), String> {
         check_required(required, schema.get("properties").and_then(Value::as_object), at)?;
     }
     for keyword in ["additionalProperties", "items", "not"] {
-        if let Some(inner) = schema.get(keyword) {
-            node(inner, &format!("{at}: \"{keyword}\""))?;
+        match schema.get(keyword) {
+            // Draft 7's tuple form: a schema per position.
+            Some(Value::Array(tuple)) if keyword == "items" => {
+                for (index, inner) in tuple.iter().enumerate() {
+                    node(inner, &format!("{at}: \"items\"[{index}]"))?;
+                }
+            }
+            Some(inner) => node(inner, &format!("{at}: \"{keyword}\""))?,
+            None => {}
         }
     }
     for keyword in ["anyOf", "oneOf", "allOf", "prefixItems"] {
@@ -123,6 +130,8 @@ mod tests {
                 "limit": {"type": "integer", "minimum": 1},
                 "mode": {"enum": ["a", "b"]},
                 "tags": {"type": "array", "items": {"type": "string"}},
+                "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
+                "when": {"type": ["string", "null"], "format": "date-time", "default": null},
                 "either": {"anyOf": [{"type": "string"}, {"type": ["number", "null"]}]},
                 "anything": true
             },
