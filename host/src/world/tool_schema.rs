@@ -33,7 +33,10 @@ fn node(schema: &Value, at: &str) -> Result<(), String> {
         }
     }
     if let Some(required) = schema.get("required") {
-        check_required(required, schema.get("properties").and_then(Value::as_object), at)?;
+        // A required name nothing describes can never be given when no other name is admitted.
+        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+        let described = schema.get("properties").and_then(Value::as_object).filter(|_| closed);
+        check_required(required, described, at)?;
     }
     for keyword in ["additionalProperties", "items", "not"] {
         match schema.get(keyword) {
@@ -97,6 +100,7 @@ fn check_type(kind: &Value, at: &str) -> Result<(), String> {
     ))
 }
 
+/// `required` is a list of names, each described by `properties` when given (a closed object).
 fn check_required(required: &Value, properties: Option<&Map<String, Value>>, at: &str) -> Result<(), String> {
     let Some(names) = required.as_array() else {
         return Err(format!(
