@@ -113,7 +113,8 @@ fn check_required(required: &Value, properties: Option<&Map<String, Value>>, at:
         };
         if properties.is_some_and(|properties| !properties.contains_key(name)) {
             return Err(format!(
-                "{at}: \"required\" names `{name}`, which \"properties\" does not describe"
+                "{at}: \"required\" names `{name}`, which \"properties\" does not describe and \
+                 \"additionalProperties\": false forbids"
             ));
         }
     }
@@ -161,8 +162,14 @@ mod tests {
             problem.contains("\"properties\" must map names to schemas"),
             "{problem}"
         );
-        let problem = refused(json!({"type": "object", "properties": {"a": {}}, "required": ["b"]}));
+        let problem = refused(json!({
+            "type": "object", "properties": {"a": {}}, "required": ["b"], "additionalProperties": false
+        }));
         assert!(problem.contains("names `b`"), "{problem}");
+        assert_eq!(
+            check(&json!({"type": "object", "properties": {"a": {}}, "required": ["b"]})),
+            Ok(())
+        );
         let problem = refused(json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": "1"}}}));
         assert!(problem.contains("\"minimum\" must be a number"), "{problem}");
         let problem = refused(json!({"type": "object", "properties": {"l": {"type": "array", "items": 3}}}));
