@@ -207,3 +207,21 @@ fn a_program_painting_over_the_shells_screen_is_seen_as_its_screen() {
     assert!(!status(&text).contains("showing the screen"), "{text}");
     agent.close(&id);
 }
+
+#[test]
+fn what_was_printed_before_a_full_screen_program_started_is_kept_above_its_screen() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    std::fs::write(terminal.dir.path().join("notes.txt"), "first line\n").unwrap();
+    let id = agent.open();
+    let text = agent.send(&id, "echo built; echo tested; vim -u NONE -N -n notes.txt", None);
+    assert!(
+        text.contains("\nbuilt\ntested\n[then a full-screen program took the screen:]\nfirst line\n"),
+        "{text}"
+    );
+    agent.send(&id, ":q", None);
+    // Only the command line before it: the screen alone.
+    let text = agent.send(&id, "vim -u NONE -N -n notes.txt", None);
+    assert!(text.starts_with("first line\n"), "{text}");
+    agent.close(&id);
+}

@@ -36,13 +36,37 @@ pub fn send(id: &str, r: &SendResult) -> String {
         bytes => format!("[the first {bytes} bytes of output had already left the scrollback]\n"),
     };
     let (body, shown) = match &r.full_screen {
-        Some(screen) => (lines(screen), "; showing the screen of the full-screen program"),
+        Some(screen) => (
+            format!("{}{}", printed_before_full_screen(&r.output), lines(screen)),
+            "; showing the screen of the full-screen program",
+        ),
         None => (plain(&r.output), ""),
     };
     format!(
         "{dropped}{body}\n[{id}: {state}; decided by {}; next byte {}{more}{shown}]",
         decided_by(r.decided_by),
         r.next
+    )
+}
+
+/// Switches to the alternate screen: xterm's, and the older two.
+const ALTERNATE_SCREEN: [&str; 3] = ["\u{1b}[?1049h", "\u{1b}[?1047h", "\u{1b}[?47h"];
+
+/// What the send printed before a full-screen program took the screen (`make && vim`, an
+/// installer before its dialog), which the screen no longer shows; nothing when that is only
+/// the echoed command line.
+fn printed_before_full_screen(output: &str) -> String {
+    let Some(switch) = ALTERNATE_SCREEN.iter().filter_map(|s| output.find(s)).min() else {
+        return String::new();
+    };
+    let before = plain(&output[..switch]);
+    let printed: Vec<&str> = before.lines().filter(|l| !l.trim().is_empty()).collect();
+    if printed.len() < 2 {
+        return String::new();
+    }
+    format!(
+        "{}\n[then a full-screen program took the screen:]\n",
+        printed.join("\n")
     )
 }
 
