@@ -188,23 +188,47 @@ fn a_send_after_an_interrupted_command_waits_for_its_own_prompt() {
     agent.close(&id);
 }
 
-/// Output past the scrollback is gone before the send reads it: the send says how much, and a
-/// read's status speaks of the shell, not of a command.
+/// Output past the scrollback is gone before the send reads it: the send says how much; of
+/// what is left it shows the end, where a command prints its result, and says where the rest
+/// is. A read's status speaks of the shell, not of a command.
 #[test]
-fn a_send_whose_output_outgrew_the_scrollback_says_so() {
+fn a_send_whose_output_outgrew_the_scrollback_says_so_and_shows_the_end() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");
     let id = agent.open();
-    let text = agent.send(&id, "seq 1 400000", Some(20_000));
-    let first = text.lines().next().unwrap_or_default();
+    let text = agent.send(&id, "seq 1 400000; echo END", Some(20_000));
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
     assert!(
         first.starts_with("[the first ") && first.ends_with(" bytes of output had already left the scrollback]"),
         "{first}"
     );
-    let read = agent
-        .call("terminal_read", serde_json::json!({"session_id": id}))
-        .text();
-    assert!(read.ends_with("; shell open]"), "{read}");
+    let second = lines.next().unwrap_or_default();
+    assert!(
+        second.starts_with("[bytes ") && second.contains(" are left out, the end follows"),
+        "{second}"
+    );
+    assert!(text.contains("\n399999\n400000\nEND\n"), "{text}");
+    expect_status(&text, "done, exit code 0");
+    assert!(!status(&text).contains("more output"), "{text}");
+    let from: u64 = second
+        .split("from_byte ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let read = agent.call(
+        "terminal_read",
+        serde_json::json!({"session_id": id, "from_byte": from}),
+    );
+    assert!(
+        read.text().ends_with("; more output follows; shell open]"),
+        "{}",
+        read.text()
+    );
     agent.close(&id);
 }
 

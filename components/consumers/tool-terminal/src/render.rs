@@ -31,10 +31,16 @@ pub fn send(id: &str, r: &SendResult) -> String {
         },
     };
     let more = if r.more { "; more output: terminal_read" } else { "" };
-    let dropped = match r.dropped {
+    let mut notes = match r.dropped {
         0 => String::new(),
         bytes => format!("[the first {bytes} bytes of output had already left the scrollback]\n"),
     };
+    if let Some(range) = &r.left_out {
+        notes.push_str(&format!(
+            "[bytes {}..{} of output are left out, the end follows; terminal_read from_byte {} shows them]\n",
+            range.start, range.end, range.start
+        ));
+    }
     let (body, shown) = match &r.full_screen {
         Some(screen) => (
             format!("{}{}", printed_before_full_screen(&r.output), lines(screen)),
@@ -43,7 +49,7 @@ pub fn send(id: &str, r: &SendResult) -> String {
         None => (plain(&r.output), ""),
     };
     format!(
-        "{dropped}{body}\n[{id}: {state}; decided by {}; next byte {}{more}{shown}]",
+        "{notes}{body}\n[{id}: {state}; decided by {}; next byte {}{more}{shown}]",
         decided_by(r.decided_by),
         r.next
     )

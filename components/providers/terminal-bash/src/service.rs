@@ -2,8 +2,8 @@
 //! (`launch`), shared by terminal-bash and terminal-sandbox.
 
 use crate::bindings::exports::seam::terminal::terminal::{
-    Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo, Snapshot,
-    SpawnRequest,
+    ByteRange, Config as WitConfig, DecidedBy, Error, ForegroundState, Guest, ReadResult, SendResult, SessionInfo,
+    Snapshot, SpawnRequest,
 };
 use crate::bindings::seam::subprocess::subprocess::{self, Terminal};
 use crate::bindings::seam::subprocess::types::{Screen, TerminalSpec};
@@ -162,16 +162,26 @@ impl Guest for crate::Provider {
             .is_some_and(|from| !readiness::finished_between(&terminal, &record.nonce, from, start));
         terminal.write(input.as_bytes()).map_err(errors::from_subprocess)?;
         let decision = readiness::wait(&terminal, &record.nonce, start, wait_ms, typed_ahead, &config);
-        let take = (decision.output_end - start).min(u64::from(config.max_read_bytes));
+        // More than fits: the end is shown, where a command prints its result and its errors.
+        let shown_from = decision
+            .output_end
+            .saturating_sub(u64::from(config.max_read_bytes))
+            .max(start);
         let chunk = terminal
-            .read_from(start, take as u32)
+            .read_from(shown_from, (decision.output_end - shown_from) as u32)
             .map_err(errors::from_subprocess)?;
-        // Stopping short of everything: the next read continues from there.
-        let truncated = chunk.next < decision.output_end;
-        let next = if truncated { chunk.next } else { decision.end };
+        let retained_from = if shown_from > start {
+            terminal.read_from(start, 0).map_err(errors::from_subprocess)?.start
+        } else {
+            chunk.start
+        };
+        let left_out = (retained_from < chunk.start).then_some(ByteRange {
+            start: retained_from,
+            end: chunk.start,
+        });
+        let next = decision.end;
         // After a marker only the prompt follows: not output worth a read.
-        let more =
-            truncated || (decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next);
+        let more = decision.decided_by != DecidedBy::PromptMarker && terminal.wait_output(u64::MAX, 0) > next;
         let at_prompt = decision.decided_by == DecidedBy::PromptMarker;
         // A command that finished may have changed directory: remembered for after the shell exits.
         registry::after_send(&id, next, !at_prompt, at_prompt.then(|| terminal.shell_cwd()).flatten());
@@ -188,7 +198,8 @@ impl Guest for crate::Provider {
             exit_code: decision.exit_code,
             next,
             more,
-            dropped: chunk.start.saturating_sub(start),
+            dropped: retained_from.saturating_sub(start),
+            left_out,
             full_screen: painted.then(|| snapshot(screen, &terminal)),
         })
     }
