@@ -44,15 +44,30 @@ fn a_denied_command_says_so_and_offers_escalation() {
     let dir = tempfile::tempdir().unwrap();
     let world = sandboxed(dir.path(), "read-only", "approval-prompt");
     let target = dir.path().join("made");
-    let result = run(&world, json!({ "command": touch(&target) }), None);
+    let (asked, asker) = human(ApprovalOutcome::Rejected);
+    let result = run(&world, json!({ "command": touch(&target) }), Some(asker));
     assert!(!result.is_error, "a denial is a result: {result:?}");
     let text = result.text();
     assert!(
         text.contains("[sandbox: file access denied under read-only mode]"),
         "{text}"
     );
-    assert!(text.contains("[sandbox: escalation available"), "{text}");
+    assert!(
+        text.contains(
+            "[sandbox: escalation available — retry this exact command once with sandbox_permissions set to \
+             workspace-write or danger-full-access (wider than the current read-only mode)"
+        ),
+        "{text}"
+    );
+    assert!(asked.lock().unwrap().is_empty(), "offering asks nobody yet");
     assert!(!target.exists());
+    // A call with nobody to ask (an MCP client without forms) is offered nothing.
+    let text = run(&world, json!({ "command": touch(&target) }), None).text();
+    assert!(
+        text.contains("[sandbox: file access denied under read-only mode]"),
+        "{text}"
+    );
+    assert!(!text.contains("escalation available"), "{text}");
     // Where no human can ever approve, none is offered.
     let never = sandboxed(dir.path(), "read-only", "approval-never");
     let text = run(&never, json!({ "command": touch(&target) }), None)

@@ -29,6 +29,10 @@ impl asker::Host for Lane {
             ApprovalOutcome::Unavailable => types::Outcome::Unavailable,
         })
     }
+
+    fn can_ask(&mut self) -> Result<bool> {
+        Ok(self.call.asker.is_some())
+    }
 }
 
 impl types::Host for Lane {}

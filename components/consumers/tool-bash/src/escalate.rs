@@ -110,7 +110,8 @@ pub fn policy_for(
         )),
         Outcome::Unavailable => Err(refuse(
             "APPROVAL_UNAVAILABLE",
-            "no human could be asked to approve the escalation; nothing was run",
+            "no human could be asked to approve the escalation (this client cannot show an approval \
+             prompt); nothing was run. Ask the user to run the command, or to approve it another way",
         )),
     }
 }
@@ -121,7 +122,7 @@ pub fn denial_markers(policy: &Policy) -> String {
     let mut text = escalation::denial_marker(policy.mode);
     if !escalation::wider_modes(policy.mode).is_empty() && approval::standing_policy() != ApprovalPolicy::Never {
         text.push('\n');
-        text.push_str(&escalation::escalation_marker("command"));
+        text.push_str(&escalation::escalation_marker("command", policy.mode));
     }
     text
 }

@@ -27,8 +27,10 @@ impl Guest for Prompt {
         asker::ask(&request)
     }
 
+    /// With nobody to ask during this call, every request would be `unavailable`: as good as
+    /// `never`, and said so, so no agent is told to ask for an approval that cannot come.
     fn standing_policy() -> Policy {
-        Policy::Ask
+        if asker::can_ask() { Policy::Ask } else { Policy::Never }
     }
 }
 

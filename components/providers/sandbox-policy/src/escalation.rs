@@ -34,9 +34,13 @@ impl Guest for SandboxPolicy {
         format!("[sandbox: file access denied under {} mode]", modes::name(mode))
     }
 
-    fn escalation_marker(subject: String) -> String {
+    fn escalation_marker(subject: String, current: Mode) -> String {
+        let wider: Vec<&str> = Self::wider_modes(current).into_iter().map(modes::name).collect();
         format!(
-            "[sandbox: escalation available — retry this exact {subject} once with sandbox_permissions (the wider mode) and a justification; a human is asked to approve it]"
+            "[sandbox: escalation available — retry this exact {subject} once with sandbox_permissions set to {} \
+             (wider than the current {} mode) and a justification; a human is asked to approve it]",
+            wider.join(" or "),
+            modes::name(current)
         )
     }
 }
