@@ -98,6 +98,28 @@ fn a_write_of_a_seen_file_replaces_exactly_that_version() {
     assert!(!edit(&world, "s", "f.txt", "external", "v4").is_error);
 }
 
+/// An agent's parallel edits of one file: each lands on the version the others left, since the
+/// session itself made those changes; none is refused as a change from elsewhere.
+#[test]
+fn parallel_edits_of_one_file_by_one_session_all_land() {
+    let (_dir, ws) = scratch();
+    let slots: String = (0..12).map(|i| format!("slot-{i}\n")).collect();
+    std::fs::write(ws.join("f.txt"), &slots).unwrap();
+    let world = std::sync::Arc::new(guarded(&ws));
+    assert!(!read(&world, "s", "f.txt").is_error);
+    let edits: Vec<_> = (0..12)
+        .map(|i| {
+            let world = world.clone();
+            std::thread::spawn(move || edit(&world, "s", "f.txt", &format!("slot-{i}\n"), &format!("done-{i}\n")))
+        })
+        .collect();
+    for result in edits.into_iter().map(|e| e.join().unwrap()) {
+        assert!(!result.is_error, "{}", result.text());
+    }
+    let expected: String = (0..12).map(|i| format!("done-{i}\n")).collect();
+    assert_eq!(std::fs::read_to_string(ws.join("f.txt")).unwrap(), expected);
+}
+
 #[test]
 fn observations_belong_to_one_session() {
     let (_dir, ws) = scratch();

@@ -137,17 +137,40 @@ impl Guest for FsObservationPolicy {
             return inner::edit_text(&target, &edit, expected_version.as_deref(), sandbox.as_ref(), None);
         };
         let seen = observations::get(&session, &target.key);
-        let version = guard::edit_version(expected_version, seen.as_ref(), &target.display_path)?;
-        let edited = inner::edit_text(&target, &edit, Some(&version), sandbox.as_ref(), Some(&session))
-            .map_err(|e| explain_refusal(e, &target, false))?;
-        observations::record(&session, &target.key, &Observation::Present(edited.version.clone()));
-        Ok(edited)
+        let given = expected_version.is_some();
+        let mut version = guard::edit_version(expected_version, seen.as_ref(), &target.display_path)?;
+        let mut attempts = 0;
+        loop {
+            match inner::edit_text(&target, &edit, Some(&version), sandbox.as_ref(), Some(&session)) {
+                Ok(edited) => {
+                    observations::record(&session, &target.key, &Observation::Present(edited.version.clone()));
+                    return Ok(edited);
+                }
+                // Another call of this session (parallel edits of one file) changed it since:
+                // what the session has seen is then that call's version, and the edit applies
+                // to it. A change from anywhere else leaves the session's evidence as it was.
+                Err(error) if error.code == "FS_VERSION_MISMATCH" && !given && attempts < MAX_EDIT_ATTEMPTS => {
+                    attempts += 1;
+                    match observations::wait_newer(&session, &target.key, &version, OWN_CHANGE_WAIT_MS) {
+                        Some(newer) => version = newer,
+                        None => return Err(explain_refusal(error, &target, false)),
+                    }
+                }
+                Err(error) => return Err(explain_refusal(error, &target, false)),
+            }
+        }
     }
 
     fn sandbox_mode() -> Option<Mode> {
         inner::sandbox_mode()
     }
 }
+
+/// Edits of one file by one session that meet: each retries on the version the other left.
+const MAX_EDIT_ATTEMPTS: u32 = 64;
+/// How long an edit that found its version gone waits for the session's own edit that changed it
+/// to record its version (it publishes first, then records).
+const OWN_CHANGE_WAIT_MS: u32 = 50;
 
 /// The guards' refusals, said in terms of what the session must do next.
 fn explain_refusal(error: Error, target: &Target, unseen: bool) -> Error {

@@ -46,6 +46,21 @@ pub fn record(session: &str, target_key: &str, observation: &Observation) {
     state::set(&key(session, target_key), &observation.encode());
 }
 
+/// A version of the target this session has seen that is not `version`: now, or once recorded
+/// within `timeout_ms`.
+pub fn wait_newer(session: &str, target_key: &str, version: &str, timeout_ms: u32) -> Option<String> {
+    let key = key(session, target_key);
+    let stale = Observation::Present(version.to_owned()).encode();
+    let mut current = state::get(&key);
+    if current.as_deref() == Some(&stale[..]) {
+        current = state::wait_change(&key, Some(&stale), timeout_ms);
+    }
+    match current.and_then(|bytes| Observation::decode(&bytes)) {
+        Some(Observation::Present(newer)) if newer != version => Some(newer),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
