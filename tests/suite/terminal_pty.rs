@@ -2,6 +2,7 @@
 
 use crate::common::{eventually, processes_with, unique_seconds};
 use crate::terminal_support::{bash_spec, expect_output, open_ptmx, pty_lock, screen, table};
+use seam_host::natives::pty::TerminalWait;
 use std::time::{Duration, Instant};
 
 fn alive(pid: i32) -> bool {
@@ -50,14 +51,14 @@ fn a_read_of_the_terminal_is_seen_and_answered() {
     session.write(b"echo ready\n").unwrap();
     let from = expect_output(&session, 0, "ready");
     assert!(
-        !session.foreground_waiting_for_input().unwrap(),
-        "a shell idle at its prompt is not a program waiting for input"
+        eventually(Duration::from_secs(5), || session.foreground_wait().unwrap()
+            == TerminalWait::Polling),
+        "a shell idle at its prompt polls the terminal in its line editor"
     );
     session.write(b"read -r x; echo got=$x\n").unwrap();
     assert!(
-        eventually(Duration::from_secs(5), || session
-            .foreground_waiting_for_input()
-            .unwrap()),
+        eventually(Duration::from_secs(5), || session.foreground_wait().unwrap()
+            == TerminalWait::Reading),
         "`read` sleeps reading the terminal: {}",
         screen(&session)
     );
@@ -80,9 +81,10 @@ fn a_real_sigint_interrupts_the_foreground_job_even_when_the_shell_traps_it() {
         .foreground_pgid()
         .unwrap()
         != shell));
-    assert!(
-        !session.foreground_waiting_for_input().unwrap(),
-        "sleep does not read the terminal"
+    assert_eq!(
+        session.foreground_wait().unwrap(),
+        TerminalWait::None,
+        "sleep does not wait on the terminal"
     );
     let started = Instant::now();
     session.signal_foreground(libc::SIGINT).unwrap();

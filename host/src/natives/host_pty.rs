@@ -1,7 +1,7 @@
 //! seam:host/pty over the native PTY shim.
 
 use super::bindings::natives::seam::host::pty as wit;
-use super::pty::{Chunk, PtyError, PtyOutcome, PtySession, PtySpec, Snapshot};
+use super::pty::{Chunk, PtyError, PtyOutcome, PtySession, PtySpec, Snapshot, TerminalWait};
 use crate::lane::Lane;
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +24,14 @@ fn outcome(o: PtyOutcome) -> wit::Outcome {
     wit::Outcome {
         exit_code: o.exit_code,
         signal: o.signal,
+    }
+}
+
+fn terminal_wait(w: TerminalWait) -> wit::TerminalWait {
+    match w {
+        TerminalWait::None => wit::TerminalWait::None,
+        TerminalWait::Reading => wit::TerminalWait::Reading,
+        TerminalWait::Polling => wit::TerminalWait::Polling,
     }
 }
 
@@ -134,9 +142,10 @@ impl wit::HostSession for Lane {
         Ok(self.pty(&this)?.adopt_foreground_as_shell().map_err(error))
     }
 
-    fn foreground_waiting_for_input(&mut self, this: Resource<PtyHandle>) -> Result<Result<bool, wit::Error>> {
+    fn foreground_wait(&mut self, this: Resource<PtyHandle>) -> Result<Result<wit::TerminalWait, wit::Error>> {
         let session = self.pty(&this)?;
-        Ok(self.blocking(|| session.foreground_waiting_for_input()).map_err(error))
+        let wait = self.blocking(|| session.foreground_wait());
+        Ok(wait.map(terminal_wait).map_err(error))
     }
 
     fn signal_foreground(&mut self, this: Resource<PtyHandle>, signal: i32) -> Result<Result<(), wit::Error>> {

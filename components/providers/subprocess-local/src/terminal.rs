@@ -2,7 +2,7 @@
 //! the session (it outlives the call); `close` ends it.
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestTerminal;
-use crate::bindings::seam::host::pty;
+use crate::bindings::seam::host::pty::{self, TerminalWait};
 use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome, Screen};
 use crate::errors;
 
@@ -69,11 +69,15 @@ impl GuestTerminal for LocalTerminal {
 
     fn foreground(&self) -> Result<Foreground, Error> {
         let pgid = self.session.foreground_pgid().map_err(errors::from_pty)?;
-        let waiting_for_input = self.session.foreground_waiting_for_input().map_err(errors::from_pty)?;
+        let wait = self.session.foreground_wait().map_err(errors::from_pty)?;
+        let is_shell = pgid == self.session.shell_group();
+        // The shell polls at its own prompt: not a program waiting for input (the prompt marker
+        // tells that), but the sign that it took all that was typed.
         Ok(Foreground {
             pgid,
-            is_shell: pgid == self.session.shell_group(),
-            waiting_for_input,
+            is_shell,
+            waiting_for_input: wait == TerminalWait::Reading || (wait == TerminalWait::Polling && !is_shell),
+            shell_waiting: is_shell && wait != TerminalWait::None,
         })
     }
 

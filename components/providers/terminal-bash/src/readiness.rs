@@ -13,9 +13,9 @@
 //!
 //! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
 //! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
-//! only once output has settled and the shell is back in front, and the last one wins. An
-//! earlier command whose marker came back before the send (one interrupted, say) is over: its
-//! send is not typed ahead.
+//! only once output has settled and the shell sleeps on the terminal again (it has taken all that
+//! was typed), and the last one wins. An earlier command whose marker came back before the send
+//! (one interrupted, say) is over: its send is not typed ahead.
 //!
 //! A cancelled call delivers a real SIGINT to the foreground process group, then keeps waiting
 //! (bounded by readiness-ms) for the prompt to come back.
@@ -74,10 +74,9 @@ pub fn wait(
             last_marker = Some(found);
         }
         let settled = !typed_ahead || last_output.elapsed() >= SETTLE || Instant::now() >= deadline;
-        // Typed ahead, the marker may be the earlier command's while this one (quiet, like
-        // `sleep`) already runs in front: only the shell back in front makes it this one's.
-        let ours = || !typed_ahead || !terminal.foreground().is_ok_and(|fg| !fg.is_shell);
-        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled && ours()) {
+        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled)
+            && (!typed_ahead || shell_took_all_typed(terminal, &mut end))
+        {
             return Decision {
                 decided_by: DecidedBy::PromptMarker,
                 ready: true,
@@ -151,6 +150,20 @@ pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) ->
         && terminal
             .read_from(from, (to - from) as u32)
             .is_ok_and(|chunk| marker::find_last(&chunk.data, nonce).is_some())
+}
+
+/// Typed ahead, the last marker may be the earlier command's, printed before the shell read this
+/// one: it is this one's once the shell sleeps on the terminal again, having taken all that was
+/// typed and run it, and nothing it printed before is still in flight (else `end` moves on, to be
+/// scanned).
+fn shell_took_all_typed(terminal: &Terminal, end: &mut u64) -> bool {
+    if !terminal.foreground().is_ok_and(|fg| fg.shell_waiting) {
+        return false;
+    }
+    let next = terminal.wait_output(*end, PROMPT_IN_FLIGHT_MS);
+    let in_flight = next > *end;
+    *end = next;
+    !in_flight
 }
 
 type Span = (u64, u64);

@@ -14,9 +14,8 @@ use std::time::{Duration, Instant};
 /// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`).
 /// Names differ across kernels; the caller treats the answer as one signal among others.
 const TTY_READ_WCHANS: &[&str] = &["wait_woken", "n_tty_read"];
-/// Wait channels of poll/select/epoll. A program other than the shell polling with the terminal
-/// as stdin is usually a line editor waiting for a key (python's REPL, less, node's REPL on its
-/// event loop); the shell polls at its own prompt, which the prompt marker covers instead.
+/// Wait channels of poll/select/epoll: a line editor waiting for a key (bash's readline, python's
+/// REPL, less, node's REPL on its event loop).
 const POLL_WCHANS: &[&str] = &[
     "poll_schedule_timeout",
     "do_select",
@@ -94,26 +93,46 @@ fn session_tree(sid: i32) -> Vec<Member> {
         .collect()
 }
 
-/// True when a process of group `pgid` sleeps reading the terminal device `tty`, or polls it
-/// while it is not in the shell's group `shell`. The terminal may be any of its descriptors, not
-/// only stdin: a pager at the end of a pipe (`man`, `git log`, `ls | less`) and a program asking
-/// for a passphrase read the keyboard through /dev/tty opened apart. The terminal is known by its
-/// device number, not its path: a sandbox shows the same terminal under another name
-/// (/dev/console).
-pub(super) fn group_waits_on_tty(pgid: i32, tty: u64, shell: i32) -> bool {
-    all_pids().into_iter().any(|pid| {
+/// How a process group waits on its terminal: asleep reading it, asleep polling it, or neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerminalWait {
+    None,
+    Reading,
+    Polling,
+}
+
+/// How group `pgid` waits on the terminal device `tty`: a reader anywhere in the group wins over
+/// a poller. The terminal may be any of a process's descriptors, not only stdin: a pager at the
+/// end of a pipe (`man`, `git log`, `ls | less`) and a program asking for a passphrase read the
+/// keyboard through /dev/tty opened apart. The terminal is known by its device number, not its
+/// path: a sandbox shows the same terminal under another name (/dev/console).
+pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
+    let mut wait = TerminalWait::None;
+    for pid in all_pids() {
         // The cheap filter first: most processes are not in the group.
         if !stat(pid).is_some_and(|s| s.pgrp == pgid && s.state == 'S') {
-            return false;
+            continue;
         }
         let Ok(wchan) = std::fs::read_to_string(format!("/proc/{pid}/wchan")) else {
-            return false;
+            continue;
         };
         // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
         let wchan = wchan.trim().split('.').next().unwrap_or_default();
-        let waits = TTY_READ_WCHANS.contains(&wchan) || (pgid != shell && POLL_WCHANS.contains(&wchan));
-        waits && holds_terminal(pid, tty)
-    })
+        let this = if TTY_READ_WCHANS.contains(&wchan) {
+            TerminalWait::Reading
+        } else if POLL_WCHANS.contains(&wchan) {
+            TerminalWait::Polling
+        } else {
+            continue;
+        };
+        if (this == TerminalWait::Reading || wait == TerminalWait::None) && holds_terminal(pid, tty) {
+            wait = this;
+            if wait == TerminalWait::Reading {
+                break;
+            }
+        }
+    }
+    wait
 }
 
 fn holds_terminal(pid: i32, tty: u64) -> bool {

@@ -22,6 +22,7 @@ mod spec;
 mod table;
 
 pub use error::PtyError;
+pub use kernel::TerminalWait;
 pub use screen::{Screen, Snapshot};
 pub use scrollback::Chunk;
 pub use session::{PtyOutcome, PtySession};

@@ -3,7 +3,7 @@
 use super::device;
 use super::drain::{self, Output};
 use super::error::PtyError;
-use super::kernel;
+use super::kernel::{self, TerminalWait};
 use super::screen::{Screen, Snapshot};
 use super::scrollback::{Chunk, Scrollback};
 use super::spec::PtySpec;
@@ -224,10 +224,10 @@ impl PtySession {
             .map_err(|e| PtyError::io("tcgetpgrp")(e.into()))
     }
 
-    /// True when a foreground process sleeps in a read of this terminal (kernel wait channel).
-    pub fn foreground_waiting_for_input(&self) -> Result<bool, PtyError> {
+    /// How the foreground group waits on this terminal (kernel wait channels).
+    pub fn foreground_wait(&self) -> Result<TerminalWait, PtyError> {
         let pgid = self.foreground_pgid()?;
-        Ok(kernel::group_waits_on_tty(pgid, self.device, self.shell_group()))
+        Ok(kernel::group_wait_on_tty(pgid, self.device))
     }
 
     /// The shell's process group (see `adopt_foreground_as_shell`).
