@@ -196,7 +196,8 @@ fn a_send_whose_output_outgrew_the_scrollback_says_so_and_shows_the_end() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");
     let id = agent.open();
-    let text = agent.send(&id, "seq 1 400000; echo END", Some(20_000));
+    // Bounded generously: on a loaded machine 400000 lines through a PTY take seconds.
+    let text = agent.send(&id, "seq 1 400000; echo END", Some(90_000));
     let mut lines = text.lines();
     let first = lines.next().unwrap_or_default();
     assert!(
