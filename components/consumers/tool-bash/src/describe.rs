@@ -70,15 +70,31 @@ const ESCALATION_PROPERTIES: &str = r#"{
   }
 }"#;
 
-/// `sandbox` is the policy paragraph when the shell confines commands, none otherwise.
-pub fn bash(sandbox: Option<String>) -> ToolSpec {
+/// The arguments schema: with the escalation arguments when the shell confines commands.
+fn schema(confines: bool) -> serde_json::Value {
     let mut schema: serde_json::Value = serde_json::from_str(INPUT_SCHEMA).unwrap_or_default();
-    let mut description = DESCRIPTION.to_owned();
-    if let Some(policy) = sandbox {
+    if confines {
         let extra: serde_json::Value = serde_json::from_str(ESCALATION_PROPERTIES).unwrap_or_default();
         if let (Some(properties), Some(extra)) = (schema["properties"].as_object_mut(), extra.as_object()) {
             properties.extend(extra.clone());
         }
+    }
+    schema
+}
+
+/// The argument names the schema publishes.
+pub fn fields(confines: bool) -> Vec<String> {
+    schema(confines)["properties"]
+        .as_object()
+        .map(|properties| properties.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// `sandbox` is the policy paragraph when the shell confines commands, none otherwise.
+pub fn bash(sandbox: Option<String>) -> ToolSpec {
+    let schema = schema(sandbox.is_some());
+    let mut description = DESCRIPTION.to_owned();
+    if let Some(policy) = sandbox {
         description.push_str("\n- Commands run in an OS sandbox. ");
         description.push_str(&policy);
         description.push_str(
@@ -128,6 +144,12 @@ mod tests {
             "danger-full-access"
         );
         assert!(confining.description.contains("Sandbox: read-only mode."));
+    }
+
+    #[test]
+    fn the_fields_are_the_schemas() {
+        assert!(!fields(false).contains(&"justification".to_owned()));
+        assert_eq!(fields(true).len(), fields(false).len() + 2);
     }
 
     #[test]

@@ -20,6 +20,20 @@ impl ArgsError {
     pub fn code(&self) -> &'static str {
         INVALID_ARGUMENTS
     }
+
+    /// The same refusal, where an unknown field's message lists `fields`, the ones the tool's
+    /// schema publishes, rather than every field its struct decodes (some are offered only in
+    /// some worlds).
+    pub fn listing_fields(mut self, fields: &[impl AsRef<str>]) -> Self {
+        let top_level_unknown = self.message.starts_with("unknown field");
+        if let Some(at) = self.message.find(", expected").filter(|_| top_level_unknown) {
+            let listed: Vec<String> = fields.iter().map(|field| format!("`{}`", field.as_ref())).collect();
+            self.message.truncate(at);
+            self.message
+                .push_str(&format!("; the fields are {}", listed.join(", ")));
+        }
+        self
+    }
 }
 
 impl fmt::Display for ArgsError {
@@ -82,6 +96,17 @@ mod tests {
             error_of(r#"["ls"]"#),
             "invalid arguments: expected a JSON object, got an array"
         );
+    }
+
+    #[test]
+    fn an_unknown_field_is_told_the_published_ones() {
+        let error = parse::<Args>(r#"{"comand": "ls"}"#).unwrap_err();
+        assert_eq!(
+            error.listing_fields(&["command"]).to_string(),
+            "invalid arguments: unknown field `comand`; the fields are `command`"
+        );
+        let other = parse::<Args>("{}").unwrap_err();
+        assert_eq!(other.clone().listing_fields(&["command"]), other);
     }
 
     #[test]
