@@ -47,6 +47,7 @@ fn a_denied_command_says_so_and_offers_escalation() {
     let (asked, asker) = human(ApprovalOutcome::Rejected);
     let result = run(&world, json!({ "command": touch(&target) }), Some(asker));
     assert!(!result.is_error, "a denial is a result: {result:?}");
+    assert_eq!(result.code.as_deref(), Some("SANDBOX_DENIED"), "{result:?}");
     let text = result.text();
     assert!(
         text.contains("[sandbox: file access denied under read-only mode]"),

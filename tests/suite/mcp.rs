@@ -248,12 +248,16 @@ fn without_elicitation_an_approval_is_unavailable() {
     let dir = tempfile::tempdir().unwrap();
     let world = asking_world(dir.path());
     let target = dir.path().join("never");
-    let out = client("call", dir.path(), Some(&world), &[escalate(&target)]);
+    let plain = json!({"command": format!("touch {}", target.display())});
+    let out = client("call", dir.path(), Some(&world), &[escalate(&target), plain]);
     assert_eq!(
         out[0]["result"]["_meta"]["seam/code"], "APPROVAL_UNAVAILABLE",
         "{}",
         out[0]
     );
+    // The plain call ran and was denied: a result, whose code says so.
+    assert_eq!(out[1]["result"]["isError"], false, "{}", out[1]);
+    assert_eq!(out[1]["result"]["_meta"]["seam/code"], "SANDBOX_DENIED", "{}", out[1]);
     assert!(!target.exists());
 }
 

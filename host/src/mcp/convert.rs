@@ -5,7 +5,8 @@ use rmcp::model::{CallToolResult, ContentBlock, MetaObject, Tool};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// The `_meta` key of an error result that carries its stable code. `_meta` rather than
+/// The `_meta` key of a result that carries its stable code (every error; a success with a fact
+/// worth branching on, such as SANDBOX_DENIED). `_meta` rather than
 /// `structuredContent`: structured content is a tool's typed output (checked against an
 /// `outputSchema` by clients), and some clients show it to the model in place of the text.
 pub const ERROR_CODE_META: &str = "seam/code";
@@ -23,15 +24,24 @@ pub(super) fn tool(spec: &ToolSpec) -> Tool {
 }
 
 /// Errors keep their text and gain the code twice: as a last `[error: CODE]` line, which every
-/// client shows the model, and under `_meta` for clients that branch on it.
+/// client shows the model, and under `_meta` for clients that branch on it. A success's code
+/// (its text already says what happened) is under `_meta` only.
 pub(super) fn result(result: ToolResult) -> CallToolResult {
     let mut content: Vec<ContentBlock> = result.content.into_iter().map(block).collect();
-    if !result.is_error {
-        return CallToolResult::success(content);
-    }
     let Some(code) = result.code else {
-        return CallToolResult::error(content);
+        return if result.is_error {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
     };
+    let meta = MetaObject(Map::from_iter([(
+        ERROR_CODE_META.to_string(),
+        Value::from(code.clone()),
+    )]));
+    if !result.is_error {
+        return CallToolResult::success(content).with_meta(Some(meta));
+    }
     let line = format!("[error: {code}]");
     match content.last_mut() {
         Some(ContentBlock::Text(last)) => {
@@ -40,7 +50,6 @@ pub(super) fn result(result: ToolResult) -> CallToolResult {
         }
         _ => content.push(ContentBlock::text(line)),
     }
-    let meta = MetaObject(Map::from_iter([(ERROR_CODE_META.to_string(), Value::from(code))]));
     CallToolResult::error(content).with_meta(Some(meta))
 }
 
@@ -99,6 +108,20 @@ mod tests {
         assert_eq!(mapped.is_error, Some(false));
         assert_eq!(text(&mapped.content[0]), "hi");
         assert!(mapped.meta.is_none());
+    }
+
+    #[test]
+    fn a_successes_code_is_in_meta_only() {
+        let mapped = result(ToolResult {
+            content: vec![Content::Text {
+                text: "cannot touch\n[sandbox: file access denied under read-only mode]".into(),
+            }],
+            is_error: false,
+            code: Some("SANDBOX_DENIED".into()),
+        });
+        assert_eq!(mapped.is_error, Some(false));
+        assert!(text(&mapped.content[0]).ends_with("mode]"));
+        assert_eq!(mapped.meta.expect("meta").0[ERROR_CODE_META], "SANDBOX_DENIED");
     }
 
     #[test]

@@ -116,6 +116,10 @@ pub fn policy_for(
     }
 }
 
+/// The code of a result whose command the sandbox denied a file access: not an error (the
+/// command ran), but a fact a client may branch on, to offer a wider mode.
+pub const DENIED: &str = "SANDBOX_DENIED";
+
 /// Markers appended to a run the sandbox denied: what happened, and how to retry when a wider
 /// mode exists and a human could approve it (never under the `never` approval policy).
 pub fn denial_markers(policy: &Policy) -> String {

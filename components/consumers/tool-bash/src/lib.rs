@@ -74,7 +74,7 @@ impl Guest for ToolBash {
 fn run_bash(call: &Call) -> seam_guest::ToolResult {
     let args: BashArgs = match seam_guest::args::parse(&call.arguments) {
         Ok(args) => args,
-        Err(error) => return error.into(),
+        Err(error) => return error.listing_fields(&describe::fields(shell::confines())).into(),
     };
     if let Some(description) = &args.description {
         // The short description is what a client shows while the command runs.
@@ -94,24 +94,27 @@ fn run_bash(call: &Call) -> seam_guest::ToolResult {
         };
     }
     match execute(&request, policy.as_ref()) {
-        Ok(text) => seam_guest::ToolResult::text(notices::append(owner, text)),
+        Ok((text, false)) => seam_guest::ToolResult::text(notices::append(owner, text)),
+        Ok((text, true)) => seam_guest::ToolResult::text(notices::append(owner, text)).with_code(escalate::DENIED),
         // The shell refused the request or could not run it. A failing command is not an
         // error: it renders as text with its exit code.
         Err(error) => seam_guest::ToolResult::error(error.code, error.message),
     }
 }
 
-/// Resolve, run and render; the shell's error when it refused or failed.
-fn execute(request: &Request, policy: Option<&Policy>) -> Result<String, shell::Error> {
+/// Resolve, run and render, and whether the sandbox denied the command a file access; the
+/// shell's error when it refused or failed.
+fn execute(request: &Request, policy: Option<&Policy>) -> Result<(String, bool), shell::Error> {
     let spec = shell::resolve(request)?;
     let result = shell::run(&spec)?;
     let mut text = render::run_result(&result, spec.timeout_ms);
     // Only a confining shell denies, and it ran under a policy.
-    if let (true, Some(policy)) = (result.denied, policy) {
+    let denied_under = policy.filter(|_| result.denied);
+    if let Some(policy) = denied_under {
         text.push('\n');
         text.push_str(&escalate::denial_markers(policy));
     }
-    Ok(text)
+    Ok((text, denied_under.is_some()))
 }
 
 bindings::export!(ToolBash with_types_in bindings);

@@ -13,8 +13,9 @@ pub enum Content {
     },
 }
 
-/// What a tool call returns. `code` is set exactly when `is_error` is: a stable string that
-/// retry, permission and UI layers branch on, never the message text.
+/// What a tool call returns. `code` is set on every error: a stable string that retry,
+/// permission and UI layers branch on, never the message text. A result that is not an error
+/// carries one only for a fact worth branching on (SANDBOX_DENIED).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolResult {
     pub content: Vec<Content>,
@@ -30,6 +31,12 @@ impl ToolResult {
             is_error: false,
             code: None,
         }
+    }
+
+    /// The same result, tagged with a fact a client may branch on.
+    pub fn with_code(mut self, code: impl Into<String>) -> Self {
+        self.code = Some(code.into());
+        self
     }
 
     /// A failed result: the message as text, tagged with its stable code.
