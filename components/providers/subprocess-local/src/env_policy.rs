@@ -46,7 +46,7 @@ pub fn spawn_env(parent: Vec<(String, String)>, explicit: Vec<(String, String)>)
 }
 
 /// Every spawn checks every inherited name: each is folded to upper case once, on the stack
-/// when it fits, and a fragment is compared only where its first letter occurs.
+/// when it fits, and fragments are compared only where a fragment's first letter occurs.
 fn is_withheld(name: &str) -> bool {
     let name = name.as_bytes();
     if name
@@ -68,39 +68,60 @@ fn is_withheld(name: &str) -> bool {
             &heap[..]
         }
     };
-    let marked = CREDENTIAL_FRAGMENTS
-        .iter()
-        .any(|fragment| contains(upper, fragment.as_bytes()));
+    let marked = upper.iter().enumerate().any(|(at, &letter)| {
+        may_start_fragment(letter)
+            && CREDENTIAL_FRAGMENTS.iter().any(|fragment| {
+                let fragment = fragment.as_bytes();
+                fragment[0] == letter && upper[at..].starts_with(fragment)
+            })
+    });
     (marked && !NOT_CREDENTIALS.iter().any(|name| upper == name.as_bytes()))
         || CREDENTIAL_SUFFIXES
             .iter()
             .any(|suffix| upper.ends_with(suffix.as_bytes()))
 }
 
+/// The first letters of the credential fragments, one bit per letter A to Z.
+const FRAGMENT_FIRST_LETTERS: u32 = {
+    let mut letters = 0;
+    let mut at = 0;
+    while at < CREDENTIAL_FRAGMENTS.len() {
+        letters |= 1 << (CREDENTIAL_FRAGMENTS[at].as_bytes()[0] - b'A');
+        at += 1;
+    }
+    letters
+};
+
+fn may_start_fragment(letter: u8) -> bool {
+    letter.is_ascii_uppercase() && FRAGMENT_FIRST_LETTERS & (1 << (letter - b'A')) != 0
+}
+
+/// Settings that hold a password, as in `?password=` or `Server=db;Pwd=x;`.
+const PASSWORD_SETTINGS: [&[u8]; 3] = [b"password", b"pwd", b"passwd"];
+
 /// A value holding a URL with credentials in it (`postgres://user:password@db/x`,
 /// `https://key@sentry.io/1`, a proxy with a login) or a password setting (`?password=`,
 /// `Server=db;Password=x;`), whatever its variable is called.
 fn carries_credentials(value: &str) -> bool {
-    // Every inherited value of every spawn: compared in place, never copied to fold its case.
+    // Every inherited value of every spawn, in one pass: only an `=` ends a setting and only a
+    // `:` starts a URL's `://`, so the other bytes cost one comparison each.
     let bytes = value.as_bytes();
-    if [&b"password="[..], b"pwd=", b"passwd="].iter().any(|setting| {
-        bytes
-            .windows(setting.len())
-            .any(|window| window.eq_ignore_ascii_case(setting))
-    }) {
-        return true;
-    }
-    value.match_indices("://").any(|(at, scheme_end)| {
-        let authority = &value[at + scheme_end.len()..];
-        let authority = authority.split(['/', '?', '#', ' ', ',']).next().unwrap_or_default();
-        authority.contains('@')
+    bytes.iter().enumerate().any(|(at, &byte)| match byte {
+        b'=' => PASSWORD_SETTINGS
+            .iter()
+            .any(|name| at >= name.len() && bytes[at - name.len()..at].eq_ignore_ascii_case(name)),
+        b':' => bytes[at + 1..].starts_with(b"//") && has_login(&bytes[at + 3..]),
+        _ => false,
     })
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window[0] == needle[0] && window == needle)
+/// Whether the authority a URL starts with (up to its path, query, fragment or a separator of
+/// a list of URLs) holds a login.
+fn has_login(url_rest: &[u8]) -> bool {
+    url_rest
+        .iter()
+        .take_while(|byte| !b"/?# ,".contains(byte))
+        .any(|&byte| byte == b'@')
 }
 
 #[cfg(test)]
