@@ -569,3 +569,24 @@ fn output_reads_as_the_lines_printed_without_control_sequences() {
     assert!(!text.contains(['\u{1b}', '\r']), "{text:?}");
     agent.close(&id);
 }
+
+/// A command sent the moment the previous one is done can reach the shell before its line
+/// editor takes the terminal back (here a prompt that runs a command, as prompts showing a git
+/// branch do): it must still be echoed once, not by the terminal and again by the editor.
+#[test]
+fn a_command_sent_right_after_the_last_is_echoed_once() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    expect_status(&agent.send(&id, r"PS1='$(sleep 0.1)\$ '", None), "done, exit code 0");
+    for n in 0..5 {
+        let text = agent.send(&id, &format!("echo sent-{n}-$((6*7))"), None);
+        let echoed = text
+            .lines()
+            .filter(|line| line.contains(&format!("echo sent-{n}-")))
+            .count();
+        assert_eq!(echoed, 1, "{text}");
+        assert!(text.contains(&format!("sent-{n}-42")), "{text}");
+    }
+    agent.close(&id);
+}

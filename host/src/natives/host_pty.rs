@@ -118,6 +118,10 @@ impl wit::HostSession for Lane {
         Ok(self.blocking(|| session.write(&data)).map_err(error))
     }
 
+    fn echoes(&mut self, this: Resource<PtyHandle>) -> Result<Result<bool, wit::Error>> {
+        Ok(self.pty(&this)?.echoes().map_err(error))
+    }
+
     fn screen(&mut self, this: Resource<PtyHandle>) -> Result<wit::Screen> {
         Ok(screen(self.pty(&this)?.screen()))
     }

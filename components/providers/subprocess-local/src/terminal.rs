@@ -51,6 +51,10 @@ impl GuestTerminal for LocalTerminal {
         self.session.write(&data).map_err(errors::from_pty)
     }
 
+    fn echoes(&self) -> Result<bool, Error> {
+        self.session.echoes().map_err(errors::from_pty)
+    }
+
     fn screen(&self) -> Screen {
         let s = self.session.screen();
         Screen {

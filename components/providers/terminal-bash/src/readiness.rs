@@ -35,9 +35,13 @@ const SETTLE: Duration = Duration::from_millis(30);
 /// pagers wait on the terminal with a timeout between steps of one action (vim pauses 100 ms
 /// after writing a file, before it exits), which a person watching would not take for a question.
 const FULL_SCREEN_SETTLE: Duration = Duration::from_millis(200);
-/// How long a program found waiting for input is given for what it printed before (its prompt)
-/// to come through the terminal: it is written, but may not have been read from the PTY yet.
-const PROMPT_IN_FLIGHT_MS: u32 = 10;
+
+/// How long a send waits for the shell's line editor to take the terminal after its prompt
+/// marker: what the prompt runs comes in between (a PS1 that asks git for the branch).
+const LINE_EDITOR_WAIT: Duration = Duration::from_millis(1_000);
+/// How often, while the terminal still echoes, the shell is looked for asleep on it: one that is
+/// reads without an editor (`bash --noediting`), and the terminal's echo is the only one.
+const LINE_EDITOR_LOOK: Duration = Duration::from_millis(5);
 
 pub struct Decision {
     pub decided_by: DecidedBy,
@@ -100,7 +104,8 @@ pub fn wait(
                     if quiet < FULL_SCREEN_SETTLE && terminal.screen().alternate {
                         None
                     } else {
-                        end = terminal.wait_output(end, PROMPT_IN_FLIGHT_MS);
+                        // What it printed before it waited (its prompt) is readable by now.
+                        end = terminal.wait_output(u64::MAX, 0);
                         Some((DecidedBy::StdinWait, true, None))
                     }
                 }
@@ -141,6 +146,25 @@ pub fn wait(
     }
 }
 
+/// Waits until the shell's line editor holds the terminal, so what is typed next is echoed once.
+/// The prompt marker comes before the prompt and the editor: a command typed in between is
+/// echoed by the terminal, then again by the editor as it reads it.
+pub fn wait_for_line_editor(terminal: &Terminal) {
+    let began = Instant::now();
+    let mut end = terminal.wait_output(u64::MAX, 0);
+    // Reading /proc costs more than a look at the terminal's modes: now and then.
+    let mut next_look = began + LINE_EDITOR_LOOK;
+    while terminal.echoes().unwrap_or(false) && began.elapsed() < LINE_EDITOR_WAIT {
+        if Instant::now() >= next_look {
+            if terminal.foreground().is_ok_and(|fg| fg.shell_waiting) {
+                return;
+            }
+            next_look = Instant::now() + LINE_EDITOR_LOOK;
+        }
+        end = terminal.wait_output(end, 1);
+    }
+}
+
 /// Whether a prompt marker came back between `from` and `to`: the command an earlier send left
 /// running has finished. Only the last stretch is read, where its marker would be.
 pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) -> bool {
@@ -154,16 +178,18 @@ pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) ->
 
 /// Typed ahead, the last marker may be the earlier command's, printed before the shell read this
 /// one: it is this one's once the shell sleeps on the terminal again, having taken all that was
-/// typed and run it, and nothing it printed before is still in flight (else `end` moves on, to be
-/// scanned).
+/// typed and run it, and all it printed before has been scanned (else `end` moves on, to be).
+/// The shell merely in front is not enough, however long: it is there between the jobs of a
+/// command, and while it runs a loop of builtins. Where the foreground cannot be read at all, the
+/// marker decides.
 fn shell_took_all_typed(terminal: &Terminal, end: &mut u64) -> bool {
-    if !terminal.foreground().is_ok_and(|fg| fg.shell_waiting) {
+    if !terminal.foreground().map_or(true, |fg| fg.shell_waiting) {
         return false;
     }
-    let next = terminal.wait_output(*end, PROMPT_IN_FLIGHT_MS);
-    let in_flight = next > *end;
+    let next = terminal.wait_output(u64::MAX, 0);
+    let unscanned = next > *end;
     *end = next;
-    !in_flight
+    !unscanned
 }
 
 type Span = (u64, u64);

@@ -160,6 +160,9 @@ impl Guest for crate::Provider {
         let typed_ahead = record
             .pending_from
             .is_some_and(|from| !readiness::finished_between(&terminal, &record.nonce, from, start));
+        if !typed_ahead {
+            readiness::wait_for_line_editor(&terminal);
+        }
         terminal.write(input.as_bytes()).map_err(errors::from_subprocess)?;
         let decision = readiness::wait(&terminal, &record.nonce, start, wait_ms, typed_ahead, &config);
         // More than fits: the end is shown, where a command prints its result and its errors.

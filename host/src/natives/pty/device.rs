@@ -2,8 +2,9 @@
 
 use super::error::PtyError;
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::pty::{grantpt, posix_openpt, ptsname_r, unlockpt};
-use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 
 pub(super) struct Pair {
     pub master: OwnedFd,
@@ -56,4 +57,43 @@ pub(super) fn resize(master: &OwnedFd, rows: u16, cols: u16) -> Result<(), PtyEr
         return Err(PtyError::io("TIOCSWINSZ")(std::io::Error::last_os_error()));
     }
     Ok(())
+}
+
+/// Whether the terminal echoes typed input itself. The modes asked of a PTY's master are its
+/// slave's: what the shell or the program in front set.
+pub(super) fn echoes(master: &OwnedFd) -> Result<bool, PtyError> {
+    let modes = nix::sys::termios::tcgetattr(master).map_err(|e| PtyError::io("tcgetattr")(e.into()))?;
+    Ok(modes.local_flags.contains(nix::sys::termios::LocalFlags::ECHO))
+}
+
+/// Whether output the terminal's programs wrote waits in the master to be read. A poll, not
+/// FIONREAD: polling hands on what the line discipline has not passed to the master yet, which
+/// FIONREAD does not count (a prompt just written could be missed).
+pub(super) fn output_pending(master: &OwnedFd) -> bool {
+    let mut fds = [PollFd::new(master.as_fd(), PollFlags::POLLIN)];
+    poll(&mut fds, PollTimeout::ZERO).is_ok_and(|ready| ready > 0)
+        && fds[0]
+            .revents()
+            .is_some_and(|events| events.contains(PollFlags::POLLIN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_not_yet_drained_is_pending() {
+        let pair = open(24, 80).expect("a pty pair");
+        assert!(!output_pending(&pair.master));
+        assert_eq!(nix::unistd::write(&pair.slave, b"hello\n"), Ok(6));
+        // The line discipline hands written output on asynchronously.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !output_pending(&pair.master) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(output_pending(&pair.master));
+        let mut buffer = [0u8; 64];
+        assert!(nix::unistd::read(&pair.master, &mut buffer).is_ok_and(|n| n > 0));
+        assert!(!output_pending(&pair.master));
+    }
 }

@@ -122,6 +122,7 @@ impl PtySession {
             scrollback: Mutex::new(Scrollback::new(spec.scrollback_bytes)),
             screen: Mutex::new(Screen::new(spec.rows, spec.cols)),
             changed: Default::default(),
+            draining: Default::default(),
         });
         let drain = {
             let (master, output) = (master.clone(), output.clone());
@@ -204,6 +205,11 @@ impl PtySession {
         Ok(())
     }
 
+    /// Whether the terminal echoes typed input itself (see `device::echoes`).
+    pub fn echoes(&self) -> Result<bool, PtyError> {
+        device::echoes(&*self.master()?)
+    }
+
     pub fn resize(&self, rows: u16, cols: u16) -> Result<(), PtyError> {
         super::spec::check_size(rows, cols)?;
         device::resize(&*self.master()?, rows, cols)?;
@@ -227,7 +233,21 @@ impl PtySession {
     /// How the foreground group waits on this terminal (kernel wait channels).
     pub fn foreground_wait(&self) -> Result<TerminalWait, PtyError> {
         let pgid = self.foreground_pgid()?;
-        Ok(kernel::group_wait_on_tty(pgid, self.device))
+        let wait = kernel::group_wait_on_tty(pgid, self.device);
+        // Not waiting while what its programs wrote has not reached the scrollback: a program
+        // blocked writing to the terminal (its output not drained yet, on a loaded host) sleeps
+        // where a reader would, and a program's prompt must be read before it counts as asking.
+        // Looked at after the wait: output written before the sleep is pending still.
+        if wait != TerminalWait::None && self.output_in_flight()? {
+            return Ok(TerminalWait::None);
+        }
+        Ok(wait)
+    }
+
+    /// Output written to the terminal that is not in the scrollback yet: in the master, or taken
+    /// from it by the drain thread. In that order: bytes leave the first for the second.
+    fn output_in_flight(&self) -> Result<bool, PtyError> {
+        Ok(device::output_pending(&*self.master()?) || self.output.draining.load(Ordering::SeqCst))
     }
 
     /// The shell's process group (see `adopt_foreground_as_shell`).
