@@ -142,15 +142,7 @@ fn long_output_keeps_head_and_tail_and_spills_the_rest() {
         .expect("a truncation notice");
     let total: usize =
         "FIRST\n".len() + (1..=200000).map(|n: u32| n.to_string().len() + 1).sum::<usize>() + "LAST\n".len();
-    let dropped: usize = notice
-        .split('[')
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let dropped = number_after(notice, "[") as usize;
     assert!(text.len() < 200_000, "bounded output: {} bytes", text.len());
     assert!(dropped > total / 2 && dropped < total, "dropped {dropped} of {total}");
     let path = notice.split("full output: ").nth(1).unwrap().trim_end_matches("] ...");

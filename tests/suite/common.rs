@@ -144,6 +144,15 @@ pub fn unique_seconds(base: u32) -> String {
     format!("{base}.{:09}", nanos ^ std::process::id())
 }
 
+/// The number written right after the first `marker` in `text`, up to the next space.
+pub fn number_after(text: &str, marker: &str) -> u64 {
+    let after = text.split_once(marker).map_or("", |(_, after)| after);
+    let digits = after.split(' ').next().unwrap_or_default();
+    digits
+        .parse()
+        .unwrap_or_else(|e| panic!("no number after {marker:?} in {text:?}: {e}"))
+}
+
 /// Wait up to `limit` for `check` to hold.
 pub fn eventually(limit: std::time::Duration, mut check: impl FnMut() -> bool) -> bool {
     let start = std::time::Instant::now();

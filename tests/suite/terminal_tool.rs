@@ -1,7 +1,7 @@
 //! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
 //! waits, cancellation, ownership.
 
-use crate::common::{batch, batch_command, eventually, first_text, run_batch};
+use crate::common::{batch, batch_command, eventually, first_text, number_after, run_batch};
 use crate::terminal_support::{TerminalWorld, pty_lock};
 use std::os::unix::process::CommandExt;
 use std::sync::atomic::Ordering;
@@ -212,15 +212,7 @@ fn a_send_whose_output_outgrew_the_scrollback_says_so_and_shows_the_end() {
     assert!(text.contains("\n399999\n400000\nEND\n"), "{text}");
     expect_status(&text, "done, exit code 0");
     assert!(!status(&text).contains("more output"), "{text}");
-    let from: u64 = second
-        .split("from_byte ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let from = number_after(second, "from_byte ");
     let read = agent.call(
         "terminal_read",
         serde_json::json!({"session_id": id, "from_byte": from}),
