@@ -21,7 +21,10 @@ impl<T: Send + 'static> OffPath<T> {
         let (sender, receiver) = sync_channel::<T>(backlog);
         let started = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || receiver.into_iter().for_each(settle))
+            .spawn(move || {
+                never_preempt_callers();
+                receiver.into_iter().for_each(settle);
+            })
             .is_ok();
         Self {
             queue: started.then_some(sender),
@@ -35,5 +38,36 @@ impl<T: Send + 'static> OffPath<T> {
         {
             drop(value);
         }
+    }
+}
+
+/// Makes the calling thread a batch thread: woken, it waits for a free CPU or the next tick
+/// instead of preempting the thread that woke it, which is a caller about to answer.
+fn never_preempt_callers() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler reads the param we pass; 0 names the calling thread.
+    // Failure leaves the thread a normal one, which only costs the caller some latency.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_BATCH, &param) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OffPath;
+    use std::sync::mpsc::{Sender, channel};
+    use std::time::Duration;
+
+    #[test]
+    fn settles_on_a_batch_thread() {
+        fn report_policy(reply: Sender<i32>) {
+            // SAFETY: sched_getscheduler takes no pointers; 0 names the calling thread.
+            let _ = reply.send(unsafe { libc::sched_getscheduler(0) });
+        }
+        let off_path = OffPath::start_with("test-off-path", 1, report_policy);
+        let (reply, policy) = channel();
+        off_path.drop_later(reply);
+        let policy = policy
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the thread settled it");
+        assert_eq!(policy, libc::SCHED_BATCH);
     }
 }
