@@ -265,7 +265,16 @@ fn without_elicitation_an_approval_is_unavailable() {
 /// stdin, each answered with the code JSON-RPC gives its fault.
 /// `seam mcp` with no client library: the test writes JSON-RPC lines itself.
 fn raw_server(workspace: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_seam"))
+    raw_server_of(workspace, None)
+}
+
+/// [`raw_server`] on the world file `world` (the default world when `None`).
+fn raw_server_of(workspace: &Path, world: Option<&Path>) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_seam"));
+    if let Some(world) = world {
+        command.arg("--world").arg(world);
+    }
+    command
         .arg("--workspace")
         .arg(workspace)
         .arg("mcp")
@@ -399,4 +408,55 @@ fn a_client_gone_mid_call_ends_the_call_and_the_server_at_once() {
         "left running: {:?}",
         processes_with(&marker)
     );
+}
+
+/// A client that quits while an approval question is open will never answer it: the question
+/// ends with the call, which is answered as cancelled, and the server exits at once instead of
+/// waiting out its shutdown grace.
+#[test]
+fn a_client_gone_with_a_question_open_ends_the_call_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = asking_world(dir.path());
+    let target = dir.path().join("never");
+    let mut server = raw_server_of(dir.path(), Some(&world));
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut initialize = raw_initialize();
+    initialize["params"]["capabilities"] = json!({"elicitation": {}});
+    writeln!(stdin, "{initialize}").unwrap();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|line| line.is_ok_and(|l| l.contains("\"id\":1")))
+    );
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "bash", "arguments": escalate(&target)}});
+    writeln!(stdin, "{call}").unwrap();
+    let asked = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|line| line.contains("elicitation/create"));
+    assert!(asked.is_some(), "the server asked for approval");
+
+    let closed = std::time::Instant::now();
+    drop(stdin);
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(server.wait().unwrap().success());
+    assert!(
+        closed.elapsed() < Duration::from_secs(3),
+        "exited after {:?}",
+        closed.elapsed()
+    );
+    assert!(
+        rest.iter()
+            .any(|line| line.contains("\"id\":2") && line.contains("CALL_CANCELLED")),
+        "the call was answered as cancelled: {rest:?}"
+    );
+    assert!(!target.exists());
 }

@@ -10,7 +10,8 @@ use tokio_util::sync::CancellationToken;
 #[derive(Default)]
 pub struct Calls {
     next: AtomicU64,
-    running: Mutex<HashMap<u64, CallContext>>,
+    /// Each call with its request's token, which its approval questions wait on too.
+    running: Mutex<HashMap<u64, (CallContext, CancellationToken)>>,
 }
 
 /// How a call ended, seen from the protocol side.
@@ -33,7 +34,7 @@ impl Calls {
         cancelled: CancellationToken,
     ) -> Ended {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        self.lock().insert(id, call.clone());
+        self.lock().insert(id, (call.clone(), cancelled.clone()));
         let control = call.clone();
         // Lanes block (waiting for processes, for a human): never on the async workers.
         let mut lane = tokio::task::spawn_blocking(move || world.call(&tool, &arguments, call));
@@ -54,12 +55,14 @@ impl Calls {
 
     /// Cancel everything still running (the client has gone).
     pub fn cancel_all(&self) {
-        for call in self.lock().values() {
+        for (call, request) in self.lock().values() {
+            // The request's token ends a question put to the client, who will never answer it.
+            request.cancel();
             call.cancel();
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<u64, CallContext>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, (CallContext, CancellationToken)>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
