@@ -249,6 +249,79 @@ fn write_creates_parents_and_says_what_it_did() {
     assert!(!ws.join("trail").exists());
 }
 
+/// A new file gets what `open` would give it under the user's umask, not a fixed mode.
+#[test]
+fn a_new_file_takes_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let (_dir, ws) = scratch();
+    let mut command = batch_command(&ws);
+    // SAFETY: umask is async-signal-safe and touches no memory.
+    unsafe {
+        command.pre_exec(|| {
+            libc::umask(0o077);
+            Ok(())
+        });
+    }
+    let out = run_batch(
+        command,
+        &[json!({"tool": "write", "args": {"file_path": "keys/secret.txt", "content": "x"}})],
+    );
+    assert_eq!(out[0]["is_error"], false, "{}", out[0]);
+    let mode = |path: &str| std::fs::metadata(ws.join(path)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode("keys/secret.txt"), 0o600);
+    assert_eq!(mode("keys"), 0o700);
+}
+
+/// Replacing a file needs permission to write it, as writing it in place would: the directory's
+/// permission alone does not let a read-only file, or another user's, be replaced. As root,
+/// who may write anything, the CLI runs as nobody.
+#[test]
+fn a_file_the_user_may_not_write_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    std::fs::set_permissions(&ws, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let file = ws.join("ro.txt");
+    std::fs::write(&file, "kept\n").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut command = if nix::unistd::geteuid().is_root() {
+        let mut command = std::process::Command::new("setpriv");
+        command.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+            env!("CARGO_BIN_EXE_seam"),
+        ]);
+        command
+    } else {
+        std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
+    };
+    let cache = dir.path().join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    command.env("SEAM_CACHE_DIR", &cache).env("HOME", &ws).args([
+        "--workspace",
+        ws.to_str().unwrap(),
+        "call",
+        "--batch",
+    ]);
+    let out = run_batch(
+        command,
+        &[
+            json!({"tool": "write", "args": {"file_path": "ro.txt", "content": "changed\n"}}),
+            json!({"tool": "edit", "args": {"file_path": "ro.txt", "old_string": "kept", "new_string": "changed"}}),
+        ],
+    );
+    for answer in &out {
+        assert_eq!(answer["code"], "FS_PERMISSION_DENIED", "{answer}");
+    }
+    assert_eq!(out.len(), 2);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept\n");
+}
+
 #[test]
 fn write_stores_content_exactly_as_sent() {
     let (_dir, ws) = scratch();

@@ -7,11 +7,12 @@ use std::io::Write;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path};
+use std::sync::OnceLock;
 
 use nix::errno::Errno;
 use nix::fcntl::{AtFlags, OFlag, RenameFlags, open, openat, renameat, renameat2};
 use nix::sys::stat::{Mode, fstat};
-use nix::unistd::{Gid, Uid, UnlinkatFlags, fchown, fsync, linkat, unlinkat};
+use nix::unistd::{AccessFlags, Gid, Uid, UnlinkatFlags, faccessat, fchown, fsync, linkat, unlinkat};
 
 use super::canonical::absolute;
 use super::error::FsioError;
@@ -21,8 +22,19 @@ use super::read::metadata_of;
 use super::staging::{self, Staging};
 use crate::off_path::OffPath;
 
-/// Permission bits of a file that did not exist before.
-const NEW_FILE_MODE: u32 = 0o644;
+/// Permission bits of a file that did not exist before: what `open` would give it, 0666 less
+/// the process's umask. Read once from /proc (reading it with `umask(2)` means setting it,
+/// which races with other threads creating files); seam never changes its umask.
+fn new_file_mode() -> u32 {
+    static MODE: OnceLock<u32> = OnceLock::new();
+    *MODE.get_or_init(|| 0o666 & !process_umask().unwrap_or(0o022))
+}
+
+pub(super) fn process_umask() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let umask = status.lines().find_map(|line| line.strip_prefix("Umask:"))?;
+    u32::from_str_radix(umask.trim(), 8).ok()
+}
 
 /// A precondition checked under the target's lock, together with the publish.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +87,9 @@ impl Publisher {
         let existing = existing_file(&parent, name, path)?;
         let existing_meta = existing.as_ref().map(|(meta, _)| meta);
         check(expect, existing_meta, path)?;
+        if existing.is_some() {
+            may_write(&parent, name, path)?;
+        }
 
         staging::remove_abandoned(&parent, parent_path);
         let staging = Staging::create(&parent, parent_path, &self.released)?;
@@ -200,6 +215,13 @@ fn existing_file(parent: &OwnedFd, name: &str, path: &Path) -> Result<Option<(Me
     }
 }
 
+/// A file is replaced only by someone who may write it, as writing it in place would require:
+/// the rename needs only the directory's permission, which would let a read-only file, or
+/// another user's, be replaced (and change owner).
+fn may_write(parent: &OwnedFd, name: &str, path: &Path) -> Result<(), FsioError> {
+    faccessat(parent, name, AccessFlags::W_OK, AtFlags::AT_EACCESS).map_err(|e| FsioError::errno(path, e))
+}
+
 fn check(expect: Option<&Expect>, existing: Option<&Metadata>, path: &Path) -> Result<(), FsioError> {
     match (expect, existing) {
         (Some(Expect::Absent), Some(_)) => Err(FsioError::Exists(path.display().to_string())),
@@ -215,7 +237,7 @@ fn check(expect: Option<&Expect>, existing: Option<&Metadata>, path: &Path) -> R
 /// Permission bits (kept from the replaced file unless given; setuid, setgid and sticky are
 /// dropped, as the kernel drops them when a file is written) and, when allowed, its owner.
 fn apply_ownership(file: &File, existing: Option<&Metadata>, mode: Option<u32>) -> std::io::Result<()> {
-    let bits = mode.or(existing.map(|meta| meta.mode)).unwrap_or(NEW_FILE_MODE) & 0o777;
+    let bits = mode.or(existing.map(|meta| meta.mode)).unwrap_or_else(new_file_mode) & 0o777;
     file.set_permissions(std::fs::Permissions::from_mode(bits))?;
     if let Some(meta) = existing {
         // Only root may give a file away; anyone else keeps owning what they write.

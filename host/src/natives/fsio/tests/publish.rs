@@ -27,14 +27,18 @@ fn names(dir: &Path) -> Vec<String> {
 }
 
 #[test]
-fn creates_with_0644_and_leaves_nothing_behind() {
+fn creates_as_open_would_under_the_umask_and_leaves_nothing_behind() {
     let (_dir, root) = scratch();
     let publisher = Publisher::new();
     let path = root.join("new.txt");
     let written = write(&publisher, &path, "one", None).unwrap();
     assert!(written.created);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "one");
-    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+    let umask = super::super::publish::process_umask().expect("the umask is in /proc/self/status");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o666 & !umask
+    );
     assert_eq!(written.metadata.version(), stat(s(&path)).unwrap().version());
     assert_eq!(names(&root), ["new.txt"]);
 }
