@@ -491,6 +491,32 @@ fn a_shell_that_exits_is_seen_even_when_the_host_was_started_with_sigchld_ignore
     );
 }
 
+/// A terminal whose shell has ended has no foreground group to signal: the signal is refused as
+/// closed, and nothing else is signalled. (Its terminal reports group 0, which `killpg` takes
+/// as the caller's own group: seam, its batch and whatever shares its group.)
+#[test]
+fn signalling_a_terminal_whose_shell_ended_is_refused_as_closed() {
+    use std::os::unix::process::CommandExt;
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = batch_command(dir.path());
+    // A group of its own: signalled by mistake, only seam would go.
+    command.process_group(0);
+    let lines = [
+        serde_json::json!({"tool": "terminal_open", "args": {}}),
+        serde_json::json!({"tool": "terminal_send", "args": {"session_id": "pty-1", "input": "exit 5"}}),
+        serde_json::json!({"tool": "terminal_signal", "args": {"session_id": "pty-1", "signal": "INT"}}),
+        serde_json::json!({"tool": "terminal_signal", "args": {"session_id": "pty-1", "signal": "KILL"}}),
+        serde_json::json!({"tool": "bash", "args": {"command": "echo still here"}}),
+    ];
+    let results = run_batch(command, &lines);
+    assert_eq!(results.len(), lines.len(), "{results:?}");
+    for signalled in &results[2..4] {
+        assert_eq!(signalled["code"], "TERMINAL_CLOSED", "{signalled}");
+    }
+    assert_eq!(first_text(&results[4]), "still here");
+}
+
 #[test]
 fn a_terminal_shell_holds_no_descriptor_of_the_host() {
     // A descriptor the host holds without close-on-exec (here fd 50, as a parent may leave one

@@ -222,12 +222,17 @@ impl PtySession {
         self.output.screen.lock().expect("screen lock").snapshot()
     }
 
-    /// The terminal's foreground process group.
+    /// The terminal's foreground process group. A terminal whose shell has ended has none, and
+    /// reports 0: that must never reach `killpg`, where it names the caller's own group.
     pub fn foreground_pgid(&self) -> Result<i32, PtyError> {
         let master = self.master()?;
-        nix::unistd::tcgetpgrp(master.as_fd())
+        let pgid = nix::unistd::tcgetpgrp(master.as_fd())
             .map(Pid::as_raw)
-            .map_err(|e| PtyError::io("tcgetpgrp")(e.into()))
+            .map_err(|e| PtyError::io("tcgetpgrp")(e.into()))?;
+        if pgid <= 1 {
+            return Err(PtyError::Closed);
+        }
+        Ok(pgid)
     }
 
     /// How the foreground group waits on this terminal (kernel wait channels).
