@@ -48,6 +48,41 @@ fn readiness_survives_what_users_do_to_their_shell() {
     agent.close(&id);
 }
 
+/// A program asleep in select, poll or epoll asks for input only when the terminal is in the set
+/// it waits on: an event loop waiting on a timer, or a parent collecting a child's output from
+/// pipes, is still running, with the terminal open as its stdout.
+#[test]
+fn a_program_waiting_on_timers_or_pipes_is_not_waiting_for_input() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let busy = [
+        (
+            "python3 -c \"import select; select.select([], [], [], 1.5); print('slept')\"",
+            "slept",
+        ),
+        (
+            "python3 -c \"import subprocess; subprocess.run(['sleep', '1.5'], capture_output=True); print('collected')\"",
+            "collected",
+        ),
+    ];
+    for (command, said) in busy {
+        let text = agent.send(&id, command, None);
+        assert!(text.contains(said), "{text}");
+        expect_status(&text, "done, exit code 0");
+    }
+    let text = agent.send(
+        &id,
+        "python3 -c \"import select, sys; select.select([sys.stdin], [], [], 30); print('got', input())\"",
+        None,
+    );
+    expect_status(&text, "waiting for input");
+    let text = agent.send(&id, "hello", None);
+    assert!(text.contains("got hello"), "{text}");
+    expect_status(&text, "done, exit code 0");
+    agent.close(&id);
+}
+
 /// When a quiet foreground job ends the shell is in front again, with no output for longer
 /// than readiness-ms, until its prompt comes back: here it first reads a pipe that stays empty
 /// for a while. That is the command running, not a silent shell.

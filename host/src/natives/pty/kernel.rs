@@ -5,6 +5,7 @@
 //! parent links: the shell is a child subreaper, so such orphans reparent to it rather than to
 //! init. Processes are remembered with their start time, so a reused pid is never signalled.
 
+use super::polled::{self, Polled};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use std::collections::HashSet;
@@ -15,7 +16,8 @@ use std::time::{Duration, Instant};
 /// Names differ across kernels; the caller treats the answer as one signal among others.
 const TTY_READ_WCHANS: &[&str] = &["wait_woken", "n_tty_read"];
 /// Wait channels of poll/select/epoll: a line editor waiting for a key (bash's readline, python's
-/// REPL, less, node's REPL on its event loop).
+/// REPL, less, node's REPL on its event loop), or a busy program waiting on anything else; the
+/// set it polls tells which (`polled`).
 const POLL_WCHANS: &[&str] = &[
     "poll_schedule_timeout",
     "do_select",
@@ -118,14 +120,20 @@ pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
         };
         // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
         let wchan = wchan.trim().split('.').next().unwrap_or_default();
-        let this = if TTY_READ_WCHANS.contains(&wchan) {
-            TerminalWait::Reading
+        let (this, holds) = if TTY_READ_WCHANS.contains(&wchan) {
+            (TerminalWait::Reading, holds_terminal(pid, tty))
         } else if POLL_WCHANS.contains(&wchan) {
-            TerminalWait::Polling
+            let holds = match polled::polls_terminal(pid, tty) {
+                Polled::Terminal => true,
+                Polled::Elsewhere => false,
+                // Its set unreadable here: holding the terminal is the best sign left.
+                Polled::Unknown => holds_terminal(pid, tty),
+            };
+            (TerminalWait::Polling, holds)
         } else {
             continue;
         };
-        if (this == TerminalWait::Reading || wait == TerminalWait::None) && holds_terminal(pid, tty) {
+        if (this == TerminalWait::Reading || wait == TerminalWait::None) && holds {
             wait = this;
             if wait == TerminalWait::Reading {
                 break;
