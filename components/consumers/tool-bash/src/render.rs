@@ -9,19 +9,18 @@ const NO_OUTPUT: &str = "(no output)";
 const NOT_TEXT: &str = "[the output is not all text: bytes that are not UTF-8 are shown as \u{fffd} and \
                         control bytes are left out; pipe it through `xxd` or `od -c` to see them]";
 
-/// Output that held NUL bytes or bytes that are not UTF-8 (the shell replaced those).
-fn not_text(output: &Output) -> bool {
-    [&output.head, &output.tail]
-        .iter()
-        .any(|part| part.contains(['\0', '\u{fffd}']))
+/// Output that holds any of `chars`.
+fn holds(output: &Output, chars: &[char]) -> bool {
+    [&output.head, &output.tail].iter().any(|part| part.contains(chars))
 }
 
 /// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
 pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
-    // Scanned once: it decides how the output is shown and whether the notice follows.
-    let binary = not_text(&result.output);
+    // NUL bytes are binary data, never a program's text; a byte that is not UTF-8 (the shell
+    // replaced it) can be a legacy encoding in text, which is still drawn as a terminal would.
+    let binary = holds(&result.output, &['\0']);
     let mut text = output(&result.output, binary);
-    if binary {
+    if binary || holds(&result.output, &['\u{fffd}']) {
         text.push('\n');
         text.push_str(NOT_TEXT);
     }
@@ -184,6 +183,12 @@ mod tests {
         let binary = exited("\u{7f}ELF\u{2}\u{1}\0\0\u{fffd}\r\u{8}\u{fffd}@\n", 0);
         assert_eq!(run_result(&binary, 1000), format!("ELF\u{fffd}\u{fffd}@\n{NOT_TEXT}"));
         assert_eq!(run_result(&exited("plain\ttext\n", 0), 1000), "plain\ttext");
+    }
+
+    #[test]
+    fn text_with_a_byte_that_is_not_utf8_is_still_drawn() {
+        let latin1 = exited("caf\u{fffd} \u{1b}[31mred\u{1b}[0m\n50%\r100%\n", 0);
+        assert_eq!(run_result(&latin1, 1000), format!("caf\u{fffd} red\n100%\n{NOT_TEXT}"));
     }
 
     #[test]
