@@ -460,3 +460,36 @@ fn a_client_gone_with_a_question_open_ends_the_call_at_once() {
     );
     assert!(!target.exists());
 }
+
+/// Requests that arrive with the end of the client's input are read after the client has gone:
+/// each call is answered as cancelled, whether it had started when the end was seen or not.
+#[test]
+fn calls_sent_with_the_end_of_input_are_all_cancelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = unique_seconds(200);
+    let mut server = raw_server(dir.path());
+    let mut input = format!(
+        "{}\n{}\n",
+        raw_initialize(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    );
+    for id in 2..6 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "bash", "arguments": {"command": format!("sleep {marker}; echo ran")}}});
+        input.push_str(&format!("{call}\n"));
+    }
+    let mut stdin = server.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let answers: Vec<Value> = BufReader::new(server.stdout.take().unwrap())
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .filter(|answer: &Value| answer["id"].as_u64().is_some_and(|id| id >= 2))
+        .collect();
+    assert!(server.wait().unwrap().success());
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for answer in &answers {
+        assert_eq!(answer["result"]["_meta"]["seam/code"], "CALL_CANCELLED", "{answer}");
+    }
+    assert!(processes_with(&marker).is_empty());
+}

@@ -10,8 +10,16 @@ use tokio_util::sync::CancellationToken;
 #[derive(Default)]
 pub struct Calls {
     next: AtomicU64,
+    running: Mutex<Running>,
+}
+
+#[derive(Default)]
+struct Running {
     /// Each call with its request's token, which its approval questions wait on too.
-    running: Mutex<HashMap<u64, (CallContext, CancellationToken)>>,
+    calls: HashMap<u64, (CallContext, CancellationToken)>,
+    /// The client has gone: a call admitted from here on (read before the end of its input,
+    /// started after) is cancelled before it starts, as the calls running then were.
+    closed: bool,
 }
 
 /// How a call ended, seen from the protocol side.
@@ -34,7 +42,13 @@ impl Calls {
         cancelled: CancellationToken,
     ) -> Ended {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        self.lock().insert(id, (call.clone(), cancelled.clone()));
+        {
+            let mut running = self.lock();
+            if running.closed {
+                return Ended::Cancelled;
+            }
+            running.calls.insert(id, (call.clone(), cancelled.clone()));
+        }
         let control = call.clone();
         // Lanes block (waiting for processes, for a human): never on the async workers.
         let mut lane = tokio::task::spawn_blocking(move || world.call(&tool, &arguments, call));
@@ -49,20 +63,22 @@ impl Calls {
                 Ended::Cancelled
             }
         };
-        self.lock().remove(&id);
+        self.lock().calls.remove(&id);
         ended
     }
 
     /// Cancel everything still running (the client has gone).
     pub fn cancel_all(&self) {
-        for (call, request) in self.lock().values() {
+        let mut running = self.lock();
+        running.closed = true;
+        for (call, request) in running.calls.values() {
             // The request's token ends a question put to the client, who will never answer it.
             request.cancel();
             call.cancel();
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<u64, (CallContext, CancellationToken)>> {
+    fn lock(&self) -> MutexGuard<'_, Running> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
