@@ -50,6 +50,17 @@ fn lists_every_tool_with_its_schema() {
     assert_eq!(bash["inputSchema"]["type"], "object");
     assert_eq!(bash["inputSchema"]["required"], json!(["command"]));
     assert!(bash["inputSchema"]["properties"]["description"].is_object());
+    // A model learns an argument from its description: every argument of every tool has one.
+    for tool in tools {
+        let properties = tool["inputSchema"]["properties"].as_object().unwrap();
+        for (name, property) in properties {
+            assert!(
+                property["description"].as_str().is_some_and(|d| !d.is_empty()),
+                "{}.{name} has no description",
+                tool["name"]
+            );
+        }
+    }
 }
 
 #[test]
