@@ -52,6 +52,9 @@ fn lists_every_tool_with_its_schema() {
     assert!(bash["inputSchema"]["properties"]["description"].is_object());
     // A model learns an argument from its description: every argument of every tool has one.
     for tool in tools {
+        // A line continuation gone wrong in the source leaves a run of indentation behind.
+        let description = tool["description"].as_str().unwrap();
+        assert!(!description.contains("   "), "{description}");
         let properties = tool["inputSchema"]["properties"].as_object().unwrap();
         for (name, property) in properties {
             assert!(
