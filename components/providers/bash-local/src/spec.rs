@@ -41,10 +41,21 @@ pub fn check(spec: &Spec, config: &Config) -> Result<(), Error> {
     Ok(())
 }
 
+/// The longest command: it is one argument of `bash -c`, and the kernel takes at most 32 pages
+/// in one argument (MAX_ARG_STRLEN), its terminating NUL included.
+const MAX_COMMAND_BYTES: usize = 32 * 4096 - 1;
+
 /// What any spec needs, background ones (which have no timeout) included.
 pub fn check_command(spec: &Spec) -> Result<(), Error> {
     if spec.command.trim().is_empty() {
         return Err(errors::invalid_request("the command is empty"));
+    }
+    if spec.command.len() > MAX_COMMAND_BYTES {
+        return Err(errors::invalid_request(format!(
+            "the command is {} bytes, more than the {MAX_COMMAND_BYTES} bytes one argument can hold; \
+             write a long script to a file and run it with `bash FILE`",
+            spec.command.len()
+        )));
     }
     if spec.command.contains('\0') {
         return Err(errors::invalid_request("the command contains a NUL byte"));
@@ -103,12 +114,19 @@ mod tests {
             request("ls", "tmp", None),
             request("ls", "", None),
             request("ls", "/", Some(0)),
+            request(&"x".repeat(MAX_COMMAND_BYTES + 1), "/", None),
         ] {
             assert_eq!(
                 code(resolve(invalid, &config)).as_deref(),
                 Some("SHELL_INVALID_REQUEST")
             );
         }
+    }
+
+    #[test]
+    fn takes_a_command_as_long_as_one_argument_can_be() {
+        let longest = "x".repeat(MAX_COMMAND_BYTES);
+        assert!(resolve(request(&longest, "/", None), &Config::default()).is_ok());
     }
 
     #[test]
