@@ -34,6 +34,40 @@ fn glob_finds_files_and_respects_gitignore() {
     );
 }
 
+/// A directory that is not a git repository: its `.gitignore` counts all the same.
+#[test]
+fn gitignore_counts_outside_a_git_repository() {
+    let (_dir, ws) = repository();
+    std::fs::remove_dir(ws.join(".git")).unwrap();
+    let world = default_world(&ws);
+    assert_eq!(
+        call(&world, "glob", json!({"pattern": "*.rs"})).text(),
+        "src/deep/lib.rs\nsrc/main.rs"
+    );
+    assert_eq!(
+        call(&world, "grep", json!({"pattern": "needle"})).text(),
+        "src/deep/lib.rs\nsrc/main.rs"
+    );
+}
+
+/// A glob written from `.` (`./src/*.rs`) means what it says without the `./`, and one from
+/// `..` searches the directory it climbs to.
+#[test]
+fn a_glob_from_dot_or_dot_dot_finds_its_files() {
+    let (_dir, ws) = repository();
+    let world = default_world(&ws);
+    assert_eq!(
+        call(&world, "glob", json!({"pattern": "./src/*.rs"})).text(),
+        "src/main.rs"
+    );
+    assert_eq!(
+        call(&world, "glob", json!({"pattern": "../deep/*.rs", "path": "src/deep"})).text(),
+        "src/deep/../deep/lib.rs"
+    );
+    let filtered = call(&world, "grep", json!({"pattern": "needle", "glob": "./src/deep/*.rs"}));
+    assert_eq!(filtered.text(), "src/deep/lib.rs");
+}
+
 #[test]
 fn a_glob_never_brings_back_ignored_or_hidden_files() {
     let (_dir, ws) = repository();

@@ -56,8 +56,9 @@ impl GrepArgs {
     }
 }
 
-/// Flags every run gets: no user config file can change the output format.
-const COMMON: [&str; 1] = ["--no-config"];
+/// Flags every run gets: no user config file can change the output format, and `.gitignore`
+/// files count outside a git repository too, as the tools' descriptions say they do.
+const COMMON: [&str; 2] = ["--no-config", "--no-require-git"];
 
 fn strings(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|part| (*part).to_owned()).collect()
@@ -147,6 +148,7 @@ mod tests {
             grep_argv(&args, &args.scope("/ws", no_home), PathGlob::new("*.rs").ok().as_ref()),
             [
                 "--no-config",
+                "--no-require-git",
                 "--json",
                 "--crlf",
                 "--ignore-case",
@@ -171,6 +173,7 @@ mod tests {
             grep_argv(&args, &args.scope("/ws", no_home), None),
             [
                 "--no-config",
+                "--no-require-git",
                 "--json",
                 "--crlf",
                 "--max-count",
@@ -193,7 +196,7 @@ mod tests {
         assert_eq!(scope.glob.as_deref(), Some("*.rs"));
         assert_eq!(
             glob_argv(&scope, None),
-            ["--no-config", "--files", "--null", "--", "src"]
+            ["--no-config", "--no-require-git", "--files", "--null", "--", "src"]
         );
         // A glob with a slash is matched in the directory searched.
         let below = GlobArgs {

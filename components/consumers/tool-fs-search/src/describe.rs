@@ -7,8 +7,8 @@ pub const GREP: &str = "grep";
 
 const GLOB_DESCRIPTION: &str = "\
 Find files by name pattern, e.g. `**/*.rs` or `src/**/test_*.py`. Returns matching paths, \
-sorted. Files ignored by .gitignore and hidden files are skipped. Results are limited \
-(default 100); a last line says when there are more.";
+sorted. Files ignored by .gitignore and hidden files are skipped, and symbolic links are not \
+followed. Results are limited (default 100); a last line says when there are more.";
 
 const GLOB_SCHEMA: &str = r#"{
   "type": "object",
@@ -33,7 +33,7 @@ const GLOB_SCHEMA: &str = r#"{
 
 const GREP_DESCRIPTION: &str = "\
 Search file contents with a regular expression (ripgrep syntax). Files ignored by .gitignore, \
-hidden files and binary files are skipped.
+hidden files and binary files are skipped, and symbolic links are not followed.
 
 - `output_mode`: `files_with_matches` (default) lists the matching files; `content` shows \
 matching lines as `path:line:text` (with `context` lines around them as `path-line-text`); \

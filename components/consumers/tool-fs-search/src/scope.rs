@@ -22,7 +22,11 @@ pub struct Scope {
 
 /// The scope of a search of `path` (none: the session's `cwd`) for files matching `glob`.
 pub fn of(cwd: &str, path: Option<&str>, glob: Option<&str>) -> Scope {
-    let (path, glob, given) = match glob.and_then(split_absolute) {
+    // `./src/*.rs` means `src/*.rs`: ripgrep matches globs against paths that never start with
+    // `./`, so it would match nothing.
+    let glob = glob.map(|glob| glob.trim_start_matches("./"));
+    let split = glob.and_then(|glob| split_absolute(glob).or_else(|| split_parent(glob, path)));
+    let (path, glob, given) = match split {
         Some((dir, rest)) => (Some(dir), Some(rest), None),
         None => {
             let given = as_given(cwd, path.map(str::to_owned), glob.map(str::to_owned));
@@ -59,14 +63,36 @@ fn as_given(cwd: &str, path: Option<String>, glob: Option<String>) -> Scope {
 /// to it: `/repo/src/**/*.rs` is `/repo/src` and `/**/*.rs`.
 fn split_absolute(glob: &str) -> Option<(String, String)> {
     let parts: Vec<&str> = glob.strip_prefix('/')?.split('/').collect();
-    let literal = parts
-        .iter()
-        .position(|part| part.contains(['*', '?', '[', '{']))
-        .unwrap_or(parts.len() - 1);
+    let literal = literal_components(&parts);
     Some((
         format!("/{}", parts[..literal].join("/")),
         format!("/{}", parts[literal..].join("/")),
     ))
+}
+
+/// A glob that climbs out of the searched directory (`../lib/**/*.rs`) split as an absolute one
+/// is, its directory taken from `path` (the session's directory when none): ripgrep matches a
+/// glob against the paths below where it runs, and none of those starts with `../`.
+fn split_parent(glob: &str, path: Option<&str>) -> Option<(String, String)> {
+    if !glob.starts_with("../") {
+        return None;
+    }
+    let parts: Vec<&str> = glob.split('/').collect();
+    let literal = literal_components(&parts);
+    let leading = parts[..literal].join("/");
+    let dir = match path {
+        Some(path) => format!("{}/{leading}", path.trim_end_matches('/')),
+        None => leading,
+    };
+    Some((dir, format!("/{}", parts[literal..].join("/"))))
+}
+
+/// How many leading components of a glob are literal (the last one always counts as a pattern).
+fn literal_components(parts: &[&str]) -> usize {
+    parts
+        .iter()
+        .position(|part| part.contains(['*', '?', '[', '{']))
+        .unwrap_or(parts.len() - 1)
 }
 
 #[cfg(test)]
@@ -106,6 +132,23 @@ mod tests {
                 if_a_file: Some(Box::new(given("/ws/", Some("/abs/dir/"), Some("src/**/*.rs")))),
                 ..run_in("/abs/dir/", "src/**/*.rs", "/abs/dir/")
             }
+        );
+    }
+
+    #[test]
+    fn a_glob_from_dot_or_dot_dot_runs_where_it_starts() {
+        assert_eq!(of("/ws", None, Some("./src/*.rs")), of("/ws", None, Some("src/*.rs")));
+        assert_eq!(
+            of("/ws", Some("sub"), Some("./*.md")),
+            of("/ws", Some("sub"), Some("*.md"))
+        );
+        assert_eq!(
+            of("/ws/a", None, Some("../b/**/*.rs")),
+            run_in("/ws/a/../b", "/**/*.rs", "../b/")
+        );
+        assert_eq!(
+            of("/ws", Some("sub"), Some("../*.md")),
+            run_in("/ws/sub/..", "/*.md", "sub/../")
         );
     }
 
