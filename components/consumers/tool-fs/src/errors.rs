@@ -17,13 +17,16 @@ pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
 pub fn from_fs(error: Error) -> ToolResult {
     let hint = match error.code.as_str() {
         "FS_NOT_TEXT" => {
-            "It is a binary file: use read_image for images, and bash (file, xxd | head) for other binary files."
+            "It is not UTF-8 text: a binary file, or text in another encoding. Use read_image for images; for the \
+             rest use bash (`file` says what it is, `iconv -f LATIN1 -t UTF-8` converts text, `xxd | head` shows \
+             bytes)."
         }
         "FS_TOO_LARGE" => "Read parts of it with bash (head, tail, sed -n '100,200p') or search it with grep.",
         "FS_IS_A_DIRECTORY" => "It is a directory: list it with bash (ls) or find files with glob.",
         "FS_NOT_A_FILE" => "Only regular files can be read and written with these tools.",
         "FS_NOT_OBSERVED" | "FS_EXISTS" | "FS_VERSION_MISMATCH" => {
-            "Read the file (read tool), then retry with what it contains now."
+            "Read the file (read tool), then retry with what it contains now. A file read refuses (not text, or \
+             too large) cannot be read first: change it with bash."
         }
         EDIT_NO_MATCH => {
             "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
@@ -39,4 +42,39 @@ pub fn from_fs(error: Error) -> ToolResult {
         format!("{}\n{hint}", error.message)
     };
     ToolResult::error(error.code, message)
+}
+
+/// [`from_fs`] for `read_image`, whose files are too large for other reasons than text's.
+pub fn from_image_read(error: Error) -> ToolResult {
+    if error.code == "FS_TOO_LARGE" {
+        let message = format!(
+            "{}\nScale the image down first with bash (e.g. `convert IN -resize 50% OUT`), then read that.",
+            error.message
+        );
+        return ToolResult::error(error.code, message);
+    }
+    from_fs(error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn too_large() -> Error {
+        Error {
+            code: "FS_TOO_LARGE".into(),
+            message: "big.png: 20971520 bytes is more than the limit of 10485760 bytes".into(),
+        }
+    }
+
+    #[test]
+    fn a_hint_fits_the_tool_that_failed() {
+        let text = |result: ToolResult| result.content.into_iter().map(|c| format!("{c:?}")).collect::<String>();
+        assert!(text(from_fs(too_large())).contains("head, tail"));
+        let image = text(from_image_read(too_large()));
+        assert!(
+            image.contains("Scale the image down") && !image.contains("head, tail"),
+            "{image}"
+        );
+    }
 }

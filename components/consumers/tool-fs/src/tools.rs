@@ -133,7 +133,7 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
 
 pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
     let target = resolve(&args.file_path, session)?;
-    let file = fs::read_bytes(&target, config.max_image_bytes).map_err(errors::from_fs)?;
+    let file = fs::read_bytes(&target, config.max_image_bytes).map_err(errors::from_image_read)?;
     let Some(mime_type) = image::mime_type(&file.data) else {
         return Err(ToolResult::error(
             errors::IMAGE_UNSUPPORTED,
