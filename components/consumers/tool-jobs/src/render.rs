@@ -5,7 +5,27 @@ use crate::notices::state;
 use seam_guest::plain::plain;
 
 pub fn job(info: &JobInfo) -> String {
-    format!("{} {} {}: {}", info.id, state(info), info.kind, info.label)
+    format!("{} {} {}: {}", info.id, state(info), info.kind, one_line(&info.label))
+}
+
+/// Characters of a label shown in a listing.
+const LABEL_CHARS: usize = 100;
+
+/// A label on one line of a listing: a multi-line command shows its first line and how many
+/// follow, a long one its start.
+fn one_line(label: &str) -> String {
+    let mut lines = label.trim().lines();
+    let first = lines.next().unwrap_or_default();
+    let mut shown: String = first.chars().take(LABEL_CHARS).collect();
+    if shown.len() < first.len() {
+        shown.push('…');
+    }
+    match lines.count() {
+        0 => {}
+        1 => shown.push_str(" (+1 more line)"),
+        more => shown.push_str(&format!(" (+{more} more lines)")),
+    }
+    shown
 }
 
 /// The chunk as a terminal would show it (byte offsets count the raw stream), then where it
@@ -54,6 +74,16 @@ mod tests {
             job(&info(State::Failed, Some(2))),
             "job-3 failed (exit code 2) bash: make"
         );
+    }
+
+    #[test]
+    fn a_label_keeps_to_its_line() {
+        let mut multi = info(State::Running, None);
+        multi.label = "echo one\necho two\nsleep 5".into();
+        assert_eq!(job(&multi), "job-3 running bash: echo one (+2 more lines)");
+        let mut long = info(State::Running, None);
+        long.label = "é".repeat(150);
+        assert_eq!(job(&long), format!("job-3 running bash: {}…", "é".repeat(100)));
     }
 
     #[test]
