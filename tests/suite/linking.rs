@@ -138,6 +138,13 @@ fn unknown_builtins_and_bad_files_are_refused_clearly() {
         message.contains("tool-nope") && message.contains("tool-bash"),
         "{message}"
     );
+    // A misspelt provider beside its settings: the name is the typo, not the settings' table.
+    let (code, message) = refusal(
+        "tools = [\"tool-bash\"]\n[providers]\nshell = \"bash-locall\"\n[config.bash-local]\nmax_timeout_ms = 5000\n",
+        dir.path(),
+    );
+    assert_eq!(code, "WORLD_UNKNOWN_COMPONENT", "{message}");
+    assert!(message.contains("\"bash-locall\""), "{message}");
     let junk = dir.path().join("junk.wasm");
     std::fs::write(&junk, b"not wasm").unwrap();
     let (code, _) = refusal(&format!("tools = [{:?}]", path(&junk)), dir.path());

@@ -329,9 +329,15 @@ impl WorldFile {
             }
         }
         // Settings for a component the world does not have are a typo: its component would run
-        // on defaults while the file says otherwise.
+        // on defaults while the file says otherwise. Unless a component's own name is the typo
+        // (`shell = "bash-locall"` beside `[config.bash-local]`): loading says that better.
         let named: Vec<String> = components.iter().map(|c| c.name()).collect();
-        if let Some(unknown) = config.keys().find(|name| !named.contains(name)) {
+        let misnamed = components
+            .iter()
+            .any(|c| matches!(c, ComponentRef::Builtin(name) if super::builtin::find(name).is_none()));
+        if let Some(unknown) = config.keys().find(|name| !named.contains(name))
+            && !misnamed
+        {
             return Err(fail(format!(
                 "[config.{unknown}] configures no component of this world (it has {})",
                 named.join(", ")
