@@ -97,12 +97,13 @@ fn batch_answers_each_line_in_one_world() {
         b"\nnot json\n\xff\xfe\n",
         br#"{"tool": "bash", "args": {"command": "echo two"}}"#,
         b"\r\n",
+        br#"{"sandbox_mode": "bogus"}"#,
     ]
     .concat();
     let out = seam_bytes(&["call", "--batch"], &input);
     assert_eq!(out.status.code(), Some(1), "bad lines fail the batch");
     let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["content"][0]["text"], "one");
     assert_eq!(lines[1]["code"], "INVALID_REQUEST");
     let why = lines[1]["content"][0]["text"].as_str().unwrap_or_default();
@@ -113,6 +114,9 @@ fn batch_answers_each_line_in_one_world() {
     // A line that is not UTF-8 is a bad line too; the lines after it still run.
     assert_eq!(lines[2]["code"], "INVALID_REQUEST");
     assert_eq!(lines[3]["content"][0]["text"], "two");
+    // A bad line is named by its number.
+    let mode = lines[4]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(mode.starts_with("line 5: sandbox_mode \"bogus\""), "{mode}");
     let good = seam(
         &["call", "--batch"],
         Some(r#"{"tool": "bash", "args": {"command": "true"}}"#),

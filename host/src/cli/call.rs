@@ -16,7 +16,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Read calls from stdin, one JSON object per line: {"tool": NAME, "args": {...}}; answer
-    /// each with one JSON line. All calls share one session of one world; a line
+    /// each with one JSON line (blank lines are skipped). All calls share one session of one world; a line
     /// {"sandbox_mode": MODE} changes that session's standing sandbox mode. At the end of input
     /// the session's agent is released: its terminals and background jobs are closed. Exits 1
     /// when any line's result is an error.
@@ -52,11 +52,12 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn set_mode(world: &World, mode: &str) -> ToolResult {
+/// The session's standing sandbox mode set by batch line `line`.
+fn set_mode(world: &World, mode: &str, line: usize) -> ToolResult {
     let Some(parsed) = seam_host::world::file::SandboxMode::parse(mode) else {
         return ToolResult::error(
             "INVALID_REQUEST",
-            format!("sandbox_mode {mode:?}: expected read-only, workspace-write or danger-full-access"),
+            format!("line {line}: sandbox_mode {mode:?}: expected read-only, workspace-write or danger-full-access"),
         );
     };
     match world.set_sandbox_mode(&world.session().id, parsed) {
@@ -140,7 +141,7 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
                 tool: None,
                 args: None,
                 sandbox_mode: Some(mode),
-            }) => set_mode(world, &mode),
+            }) => set_mode(world, &mode, index + 1),
             other => ToolResult::error(
                 "INVALID_REQUEST",
                 format!(
