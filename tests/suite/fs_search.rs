@@ -34,6 +34,20 @@ fn glob_finds_files_and_respects_gitignore() {
     );
 }
 
+/// A match far along a long line (a minified file) is shown, not cut off with the line.
+#[test]
+fn a_match_far_along_a_long_line_is_shown() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("min.js"), format!("{}NEEDLE;\n", "var a=1;".repeat(2000))).unwrap();
+    let world = default_world(&ws);
+    let found = call(&world, "grep", json!({"pattern": "NEEDLE", "output_mode": "content"}));
+    assert!(
+        found.text().starts_with("min.js:1:[") && found.text().contains("NEEDLE"),
+        "{}",
+        found.text()
+    );
+}
+
 /// A directory that is not a git repository: its `.gitignore` counts all the same.
 #[test]
 fn gitignore_counts_outside_a_git_repository() {

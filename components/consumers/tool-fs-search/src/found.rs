@@ -151,6 +151,7 @@ impl Found {
                     number,
                     text,
                     is_match,
+                    first_match,
                 },
             ) => {
                 // Context belongs to the matches around it and is not counted.
@@ -158,7 +159,7 @@ impl Found {
                 if flow == Flow::Enough {
                     return flow;
                 }
-                let text = cut(&text, self.max_line_chars);
+                let text = around(&text, first_match, self.max_line_chars);
                 let entry = self.entry(&path);
                 let before = entry.lines.len();
                 entry.counted |= is_match;
@@ -332,6 +333,28 @@ fn cut(text: &str, max_chars: usize) -> Cow<'_, str> {
     cut_line(text.trim_end_matches(['\n', '\r']), max_chars)
 }
 
+/// A matching line as shown: [`cut`], unless its match starts past what that keeps (a
+/// minified file's one long line); then the `max_chars` characters from a little before the
+/// match, so the match is what is shown.
+fn around(text: &str, first_match: Option<usize>, max_chars: usize) -> Cow<'_, str> {
+    let line = text.trim_end_matches(['\n', '\r']);
+    let Some(at) = first_match.filter(|&at| at < line.len() && line.is_char_boundary(at)) else {
+        return cut(line, max_chars);
+    };
+    let before = line[..at].chars().count();
+    if before < max_chars - max_chars / 4 {
+        return cut(line, max_chars);
+    }
+    // A quarter of the window shows what leads up to the match.
+    let lead = max_chars / 4;
+    let start = line[..at]
+        .char_indices()
+        .nth(before - lead)
+        .map_or(at, |(index, _)| index);
+    let hidden = before - lead;
+    format!("[{hidden} characters before] …{}", cut_line(&line[start..], max_chars)).into()
+}
+
 /// `path` as the model sees it: after the scope's prefix.
 fn shown<'a>(prefix: &str, path: Cow<'a, str>) -> Cow<'a, str> {
     if prefix.is_empty() {
@@ -429,6 +452,19 @@ mod tests {
         let end = r#"{"type":"end","data":{"path":{"text":"x.rs"},"stats":{"matched_lines":3}}}"#;
         counts.take(end).ok();
         assert_eq!(counts.render(), "x.rs:3");
+    }
+
+    #[test]
+    fn a_match_far_along_a_long_line_is_shown() {
+        let line = format!("{}NEEDLE{}\n", "a".repeat(1000), "b".repeat(1000));
+        let shown = around(&line, Some(1000), 100);
+        assert!(
+            shown.starts_with(&format!("[975 characters before] …{}NEEDLE", "a".repeat(25))),
+            "{shown}"
+        );
+        assert!(shown.ends_with("… [line truncated]"), "{shown}");
+        assert_eq!(around("short match\n", Some(6), 100), "short match");
+        assert_eq!(around(&line, Some(10), 100), cut(&line, 100));
     }
 
     #[test]

@@ -14,6 +14,8 @@ struct Data<'a> {
     lines: Option<Cow<'a, str>>,
     line_number: Option<u64>,
     matched_lines: Option<u64>,
+    /// Byte offset in `lines` of the first match.
+    first_match: Option<u64>,
 }
 
 impl<'a> Data<'a> {
@@ -26,6 +28,7 @@ impl<'a> Data<'a> {
                 "path" => self.path = text(scanner)?,
                 "lines" => self.lines = text(scanner)?,
                 "line_number" => self.line_number = number_or_null(scanner)?,
+                "submatches" => self.first_match = first_start(scanner)?,
                 "stats" => scanner.object(|scanner, key| match &*key {
                     "matched_lines" => {
                         self.matched_lines = Some(scanner.u64()?);
@@ -37,6 +40,32 @@ impl<'a> Data<'a> {
             }
             Some(())
         })
+    }
+}
+
+/// The `start` of the first of the submatches, the rest stepped over.
+fn first_start(scanner: &mut Scanner<'_>) -> Option<Option<u64>> {
+    scanner.eat(b'[')?;
+    if scanner.eat(b']').is_some() {
+        return Some(None);
+    }
+    let mut first = None;
+    loop {
+        if first.is_none() {
+            scanner.object(|scanner, key| match &*key {
+                "start" => {
+                    first = Some(scanner.u64()?);
+                    Some(())
+                }
+                _ => scanner.skip_value(),
+            })?;
+        } else {
+            scanner.skip_value()?;
+        }
+        if scanner.eat(b']').is_some() {
+            return Some(first);
+        }
+        scanner.eat(b',')?;
     }
 }
 
@@ -80,6 +109,8 @@ pub enum Event<'a> {
         number: Option<u64>,
         text: Cow<'a, str>,
         is_match: bool,
+        /// Byte offset in `text` of the line's first match.
+        first_match: Option<usize>,
     },
     /// A file is done; how many of its lines matched.
     FileEnd { path: Cow<'a, str>, matched_lines: u64 },
@@ -101,11 +132,13 @@ impl<'a> Event<'a> {
                 number,
                 text,
                 is_match,
+                first_match,
             } => Event::Line {
                 path: f(path),
                 number,
                 text,
                 is_match,
+                first_match,
             },
             Event::FileEnd { path, matched_lines } => Event::FileEnd {
                 path: f(path),
@@ -144,6 +177,7 @@ fn read(line: &str) -> Option<Option<Event<'_>>> {
             number: data.line_number,
             text: data.lines.unwrap_or_default(),
             is_match: kind == "match",
+            first_match: data.first_match.and_then(|at| usize::try_from(at).ok()),
         }),
         "end" => Some(Event::FileEnd {
             path,
@@ -166,7 +200,8 @@ mod tests {
                 path: "src/a.rs".into(),
                 number: Some(3),
                 text: "fn main() {\n".into(),
-                is_match: true
+                is_match: true,
+                first_match: None
             }))
         );
         let end = r#"{"type":"end","data":{"path":{"text":"a"},"binary_offset":null,"stats":{"matched_lines":4,"matches":5}}}"#;
@@ -200,7 +235,8 @@ mod tests {
                 path: "a \"q\".rs".into(),
                 number: Some(7),
                 text: "x = \"]}\";\n".into(),
-                is_match: true
+                is_match: true,
+                first_match: Some(4)
             }))
         );
         let unnumbered = r#"{"type":"context","data":{"path":{"text":"a"},"lines":{"text":"x"},"line_number":null}}"#;
