@@ -267,6 +267,18 @@ impl WorldFile {
             })
             .collect::<Result<_, _>>()?;
         let tools: Vec<ComponentRef> = raw.tools.iter().map(|t| ComponentRef::parse(t, base)).collect();
+        if let Some((index, twice)) = tools
+            .iter()
+            .enumerate()
+            .find(|(index, tool)| tools[..*index].contains(tool))
+        {
+            return Err(fail(format!(
+                "tools lists {} twice (entries {} and {}); list each tool component once",
+                twice.describe(),
+                tools.iter().position(|tool| tool == twice).unwrap_or(0) + 1,
+                index + 1
+            )));
+        }
         let config: BTreeMap<String, serde_json::Value> = raw
             .config
             .into_iter()
@@ -396,6 +408,16 @@ mod tests {
         // The same component twice is one name for one thing.
         let twice = "[providers]\nfs = [\"fs-sandbox\", \"fs-sandbox\", \"fs-local\"]\n";
         assert!(WorldFile::parse(twice, "w.toml", base).is_ok());
+    }
+
+    #[test]
+    fn a_tool_listed_twice_is_refused() {
+        let text = "tools = [\"tool-bash\", \"tool-fs\", \"tool-bash\"]\n";
+        let Err(error) = WorldFile::parse(text, "twice", Path::new("/")) else {
+            panic!("a tool listed twice loaded")
+        };
+        assert!(error.to_string().contains("tools lists"), "{error}");
+        assert!(error.to_string().contains("twice (entries 1 and 3)"), "{error}");
     }
 
     #[test]
