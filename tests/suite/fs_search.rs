@@ -34,6 +34,35 @@ fn glob_finds_files_and_respects_gitignore() {
     );
 }
 
+/// Context lines come with their match: groups apart are set apart with `--`, and the lines
+/// before a match past the limit are not shown without it.
+#[test]
+fn context_comes_with_its_match() {
+    let (_dir, ws) = scratch();
+    let text: String = (1..30)
+        .map(|n| format!("{} {n}\n", if [3, 4, 20].contains(&n) { "M" } else { "x" }))
+        .collect();
+    std::fs::write(ws.join("a.txt"), text).unwrap();
+    let world = default_world(&ws);
+    let grep = |limit: u32| {
+        call(
+            &world,
+            "grep",
+            json!({"pattern": "^M", "output_mode": "content", "context": 1, "limit": limit}),
+        )
+        .text()
+    };
+    assert_eq!(
+        grep(10),
+        "a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n--\na.txt-19-x 19\na.txt:20:M 20\na.txt-21-x 21"
+    );
+    let two = grep(2);
+    assert!(
+        two.starts_with("a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n[more"),
+        "{two}"
+    );
+}
+
 /// A match far along a long line (a minified file) is shown, not cut off with the line.
 #[test]
 fn a_match_far_along_a_long_line_is_shown() {

@@ -44,6 +44,13 @@ struct Entry {
     lines: String,
     /// A result of this file was counted (a file with only context lines has none).
     counted: bool,
+    /// Content mode: the number of the last line in `lines`.
+    last_shown: Option<u64>,
+    /// Content mode: context lines that do not follow a shown line, rendered, waiting for the
+    /// match they lead up to; dropped if it never comes (past the limit).
+    leading: String,
+    /// The number of the first line in `leading`.
+    leading_from: Option<u64>,
 }
 
 /// Content shown at most, whatever the limit: context lines are not counted against it, and a
@@ -154,15 +161,41 @@ impl Found {
                     first_match,
                 },
             ) => {
+                let text = around(&text, first_match, self.max_line_chars);
+                let entry = self.entry(&path);
+                let follows = |line: Option<u64>| line.zip(number).is_some_and(|(line, number)| line + 1 == number);
+                if !is_match && (!entry.leading.is_empty() || !follows(entry.last_shown)) {
+                    // Context before a match to come: shown with it, or not at all.
+                    if entry.leading.is_empty() {
+                        entry.leading_from = number;
+                    }
+                    push_line(&mut entry.leading, &path, '-', number, &text);
+                    return Flow::More;
+                }
                 // Context belongs to the matches around it and is not counted.
                 let flow = if is_match { self.count() } else { Flow::More };
                 if flow == Flow::Enough {
                     return flow;
                 }
-                let text = around(&text, first_match, self.max_line_chars);
                 let entry = self.entry(&path);
                 let before = entry.lines.len();
+                let first = if entry.leading.is_empty() {
+                    number
+                } else {
+                    entry.leading_from
+                };
+                // Groups of lines apart from each other are set apart, as ripgrep does.
+                if entry.last_shown.is_some()
+                    && !first
+                        .zip(entry.last_shown)
+                        .is_some_and(|(first, last)| last + 1 == first)
+                {
+                    entry.lines.push_str("--\n");
+                }
+                entry.lines.push_str(&entry.leading);
+                entry.leading.clear();
                 entry.counted |= is_match;
+                entry.last_shown = number;
                 push_line(&mut entry.lines, &path, if is_match { ':' } else { '-' }, number, &text);
                 self.shown_bytes += entry.lines.len() - before;
                 if self.shown_bytes >= MAX_SHOWN_BYTES {
@@ -411,6 +444,36 @@ mod tests {
         }
         assert_eq!(found.render(), "a.rs:7:hit too\nb.rs-1-before\nb.rs:2:hit");
         assert!(!found.more);
+    }
+
+    #[test]
+    fn context_comes_with_its_match_and_groups_are_set_apart() {
+        let records = [
+            (2, "x 2", false),
+            (3, "M 3", true),
+            (4, "M 4", true),
+            (5, "x 5", false),
+            (19, "x 19", false),
+            (20, "M 20", true),
+            (21, "x 21", false),
+        ];
+        let run = |limit| {
+            let mut found = Found::grep(OutputMode::Content, limit, 100, "");
+            for (number, text, is_match) in records {
+                if found.take(&line("a.txt", number, text, is_match)) == Ok(Flow::Enough) {
+                    break;
+                }
+            }
+            found.render()
+        };
+        let all = "a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n--\na.txt-19-x 19\na.txt:20:M 20\na.txt-21-x 21";
+        assert_eq!(run(10), all);
+        // The match at line 20 is past the limit: the line before it goes with it.
+        let two = run(2);
+        assert!(
+            two.starts_with("a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n[more"),
+            "{two}"
+        );
     }
 
     #[test]
