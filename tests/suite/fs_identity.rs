@@ -29,6 +29,25 @@ fn symlink_aliases_share_one_key_and_keep_their_display_paths() {
     assert_eq!(url, format!("file://{}", s(&ws.join("real/a.txt"))));
 }
 
+/// A `..` after a symlink leaves the link's target, as it does for every program (`cat`), not
+/// the link: the file tools and bash name the same file. Such a path is shown resolved.
+#[test]
+fn dot_dot_after_a_symlink_leaves_its_target() {
+    let (_dir, root) = scratch();
+    let (ws, out) = (root.join("ws"), root.join("out"));
+    std::fs::create_dir_all(out.join("deep")).unwrap();
+    std::fs::create_dir(&ws).unwrap();
+    std::fs::write(ws.join("o.txt"), "inside").unwrap();
+    std::fs::write(out.join("o.txt"), "outside").unwrap();
+    symlink(out.join("deep"), ws.join("lnk")).unwrap();
+    let world = probe_world(&["fs-local"], "read-only", "", &ws);
+    let through = probe(&world, json!({"op": "resolve", "path": "lnk/../o.txt"})).unwrap();
+    assert_eq!(through["key"], s(&out.join("o.txt")));
+    assert_eq!(through["display_path"], s(&out.join("o.txt")));
+    let plain = probe(&world, json!({"op": "resolve", "path": "sub/./../o.txt"})).unwrap();
+    assert_eq!(plain["key"], s(&ws.join("o.txt")));
+}
+
 #[test]
 fn relative_and_absolute_paths_name_one_target_and_the_cwd_is_no_fence() {
     let (_dir, root) = scratch();

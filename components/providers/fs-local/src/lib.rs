@@ -56,8 +56,24 @@ impl Guest for FsLocal {
                 format!("{path} is relative and the working directory {cwd:?} is not absolute"),
             )
         })?;
-        let key = fsio::canonicalize(&display_path).map_err(errors::from_host)?;
-        Ok(Target { display_path, key })
+        // The host resolves the path as given, as the kernel would for any program: a `..`
+        // after a symlink leaves the link's target, not the link. Lexically, `link/../x` would
+        // be a different file from the one `cat link/../x` shows.
+        if !paths::climbs(&path) {
+            let key = fsio::canonicalize(&display_path).map_err(errors::from_host)?;
+            return Ok(Target { display_path, key });
+        }
+        let given = if path.starts_with('/') {
+            path
+        } else {
+            [cwd.trim_end_matches('/'), "/", &path].concat()
+        };
+        let key = fsio::canonicalize(&given).map_err(errors::from_host)?;
+        // Shown as resolved: the lexical form would name another file.
+        Ok(Target {
+            display_path: key.clone(),
+            key,
+        })
     }
 
     fn process_path(target: Target) -> Result<String, Error> {

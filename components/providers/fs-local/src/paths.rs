@@ -14,6 +14,11 @@ pub fn absolute(path: &str, cwd: &str) -> Option<String> {
     }
 }
 
+/// Whether `path` has a `..` component, which only the file system can resolve rightly.
+pub fn climbs(path: &str) -> bool {
+    path.split('/').any(|part| part == "..")
+}
+
 /// True when canonical `child` is `parent` or below it, compared by whole components.
 pub fn contains(parent: &str, child: &str) -> bool {
     if !parent.starts_with('/') || !child.starts_with('/') {
