@@ -9,7 +9,8 @@ pub fn state(info: &JobInfo) -> String {
         (State::Running, _) => "running".to_owned(),
         (State::Done, _) => "done".to_owned(),
         (State::Failed, Some(code)) => format!("failed (exit code {code})"),
-        (State::Failed, None) => "failed".to_owned(),
+        // A signal ended it (a cancelled call's processes are terminated), or its end was lost.
+        (State::Failed, None) => "failed (no exit code: ended by a signal)".to_owned(),
         (State::Killed, _) => "killed".to_owned(),
     }
 }
