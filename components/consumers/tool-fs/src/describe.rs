@@ -49,7 +49,7 @@ created). The new content replaces the old atomically: readers see the old file 
 - To change part of an existing file prefer `edit`, which sends only the change.
 - Read an existing file first. Where the world guards writes, a file you did not read, or that \
 changed since you read it, is refused and left as it is.
-- A symbolic link stays a link: the file it points to is written. The file's permissions are kept \
+- A symbolic link stays a link: the file it points to is written. The file's permissions (and ACL) are kept \
 (setuid and setgid dropped, as any write drops them). The file is replaced whole, never half-written, \
 so other hard links to it keep the old content.
 - Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \

@@ -96,6 +96,9 @@ impl Publisher {
         let file = staging.create_file()?;
         write_out(&file, data).map_err(|e| FsioError::io(staging.shown(), e))?;
         apply_ownership(&file, existing_meta, mode).map_err(|e| FsioError::io(staging.shown(), e))?;
+        if let Some((_, replaced)) = &existing {
+            copy_attributes(replaced, &file);
+        }
         file.sync_all().map_err(|e| FsioError::io(staging.shown(), e))?;
 
         rename_into_place(&staging, &parent, name, path, expect == Some(&Expect::Absent))?;
@@ -248,6 +251,53 @@ fn apply_ownership(file: &File, existing: Option<&Metadata>, mode: Option<u32>) 
         );
     }
     Ok(())
+}
+
+/// Extended attributes of the replaced file (`held`, an `O_PATH` descriptor) copied to its
+/// replacement, as a write in place keeps them: its ACL (`system.posix_acl_access`), security
+/// label and `user.*` attributes. Best effort, one by one: what the caller may not set (a
+/// `trusted.*` one, a label it cannot give) is left out, and file capabilities are not copied
+/// at all, since a write drops them.
+fn copy_attributes(held: &OwnedFd, to: &File) {
+    // Attributes cannot be read through an O_PATH descriptor itself; its /proc link names the
+    // same open file, whatever was renamed over its path since.
+    let from = format!("/proc/self/fd/{}\0", std::os::fd::AsRawFd::as_raw_fd(held));
+    let mut names = vec![0u8; 4096];
+    // SAFETY: the path is NUL-terminated; the buffer pointer and length describe `names`.
+    let listed = unsafe { libc::listxattr(from.as_ptr().cast(), names.as_mut_ptr().cast(), names.len()) };
+    let Ok(listed) = usize::try_from(listed) else {
+        return;
+    };
+    let mut value = vec![0u8; 64 * 1024];
+    for name in names[..listed].split(|byte| *byte == 0).filter(|name| !name.is_empty()) {
+        if name == b"security.capability" {
+            continue;
+        }
+        let mut name = name.to_vec();
+        name.push(0);
+        // SAFETY: both strings are NUL-terminated; the buffer pointer and length describe `value`.
+        let size = unsafe {
+            libc::getxattr(
+                from.as_ptr().cast(),
+                name.as_ptr().cast(),
+                value.as_mut_ptr().cast(),
+                value.len(),
+            )
+        };
+        let Ok(size) = usize::try_from(size) else {
+            continue;
+        };
+        // SAFETY: the name is NUL-terminated; the value pointer and size lie within `value`.
+        unsafe {
+            libc::fsetxattr(
+                std::os::fd::AsRawFd::as_raw_fd(to),
+                name.as_ptr().cast(),
+                value.as_ptr().cast(),
+                size,
+                0,
+            )
+        };
+    }
 }
 
 fn rename_into_place(

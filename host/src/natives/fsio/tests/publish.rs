@@ -231,3 +231,32 @@ fn a_directory_that_takes_no_new_file_is_named_in_the_error() {
         "{error}"
     );
 }
+
+#[test]
+fn replacing_keeps_the_extended_attributes() {
+    let (_dir, root) = scratch();
+    let publisher = Publisher::new();
+    let path = root.join("tagged.txt");
+    std::fs::write(&path, "old").unwrap();
+    let c_path = std::ffi::CString::new(s(&path)).unwrap();
+    // SAFETY: NUL-terminated strings and a value of the length given.
+    let set = unsafe { libc::setxattr(c_path.as_ptr(), c"user.origin".as_ptr(), b"seam".as_ptr().cast(), 4, 0) };
+    if set != 0 {
+        // The filesystem under the temp dir takes no user attributes (tmpfs before 6.6): nothing to keep.
+        return;
+    }
+    write(&publisher, &path, "new", None).unwrap();
+    let mut value = [0u8; 16];
+    // SAFETY: NUL-terminated strings; the buffer pointer and length describe `value`.
+    let size = unsafe {
+        libc::getxattr(
+            c_path.as_ptr(),
+            c"user.origin".as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    assert_eq!(usize::try_from(size).ok(), Some(4), "the attribute is kept");
+    assert_eq!(&value[..4], b"seam");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+}
