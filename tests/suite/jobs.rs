@@ -91,11 +91,11 @@ fn a_read_past_the_retained_output_names_the_file_holding_all_of_it() {
     let a = Agent::new(&world, "a");
     let id = start(&a, "seq 1 100000");
     let text = output_when_ended(&a, &id, 0);
-    let note = "were dropped from the retained output; the whole output is in ";
+    let note = "were dropped from the retained output; the output is saved in ";
     let path = text
         .split(note)
         .nth(1)
-        .and_then(|rest| rest.split([';', ']']).next())
+        .and_then(|rest| rest.split([',', ';', ']']).next())
         .unwrap_or_else(|| {
             panic!(
                 "a lossy read names the spill file: {}",

@@ -14,7 +14,7 @@ one command with `&&`.
 `--no-pager`); a program waiting for input sees end of file. Colors and pagers are off, and output is shown as a terminal would leave it: escape codes dropped, a progress bar's carriage-return redraws reduced to their last state.
 - Long output is cut in the middle: the first and last parts are kept around a line \
 `... [N bytes truncated; full output: PATH] ...`. Read PATH with grep, head, tail or \
-sed -n instead of running the command again.
+sed -n instead of running the command again (it holds the first 64 MiB of output by default).
 - A non-zero exit ends the result with `[exit code: N]`, a fatal signal with \
 `[terminated by signal N]`. Neither is a tool error: read the output to see what happened.
 - `timeout_ms` bounds the run. Without it the shell's default timeout applies (typically 2 \

@@ -35,7 +35,7 @@ pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
     if chunk.lossy {
         let dropped = format!("bytes {asked}..{} were dropped from the retained output", chunk.start);
         notes.push(match &chunk.spill_path {
-            Some(path) => format!("{dropped}; the whole output is in {path}"),
+            Some(path) => format!("{dropped}; the output is saved in {path}, up to its size limit"),
             None => dropped,
         });
     }
@@ -94,14 +94,14 @@ mod tests {
         assert_eq!(done, "(no new output)\n[job-3: done; bytes 4..4; end of output]");
         let slid = output(&info(State::Running, None), &chunk("z", 90, 91, false, true), 10);
         assert!(slid.contains("bytes 10..90 were dropped"), "{slid}");
-        assert!(!slid.contains("whole output"), "{slid}");
+        assert!(!slid.contains("saved in"), "{slid}");
         let spilled = Chunk {
             spill_path: Some("/s/stdout.log".into()),
             ..chunk("z", 90, 91, false, true)
         };
         let slid = output(&info(State::Running, None), &spilled, 10);
         assert!(
-            slid.contains("bytes 10..90 were dropped from the retained output; the whole output is in /s/stdout.log"),
+            slid.contains("bytes 10..90 were dropped from the retained output; the output is saved in /s/stdout.log"),
             "{slid}"
         );
     }
