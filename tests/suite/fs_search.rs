@@ -279,7 +279,16 @@ fn results_are_bounded_with_a_marker() {
     let text = files.text();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
-    assert!(lines[5].starts_with("[more results: stopped after 5 files"), "{text}");
+    // The first files in path order, whatever order ripgrep's parallel walk found them in.
+    assert_eq!(
+        lines[..5],
+        ["f00.txt", "f01.txt", "f02.txt", "f03.txt", "f04.txt"],
+        "{text}"
+    );
+    assert!(
+        lines[5].starts_with("[more results: the first 5 files in path order are shown"),
+        "{text}"
+    );
     let content = call(
         &world,
         "grep",

@@ -19,9 +19,11 @@ pub struct Found {
     /// record joins the last file or starts the next one: no lookup among paths that share long
     /// prefixes. Sorted (a file reported apart merged) when rendered.
     files: Vec<(String, Entry)>,
-    /// Paths mode: the smallest paths seen, at most `limit`. Every path is looked at, so the
-    /// ones shown do not depend on the order of ripgrep's parallel walk.
+    /// Paths mode, and grep's files mode: the smallest paths seen, at most `limit`. Every path
+    /// is looked at, so the ones shown do not depend on the order of ripgrep's parallel walk.
     smallest: BinaryHeap<String>,
+    /// Files mode: the file of the last match (ripgrep reports a file's matches together).
+    last_matched: String,
     /// Put before each path ripgrep reports (see `scope`).
     shown_prefix: String,
     taken: usize,
@@ -79,6 +81,7 @@ impl Found {
             max_line_chars,
             files: Vec::new(),
             smallest: BinaryHeap::new(),
+            last_matched: String::new(),
             shown_prefix: shown_prefix.to_owned(),
             taken: 0,
             more: false,
@@ -133,14 +136,14 @@ impl Found {
                     path, is_match: true, ..
                 },
             ) => {
-                if self
-                    .files
-                    .last()
-                    .is_some_and(|(last, entry)| entry.counted && same(last, &path))
-                {
-                    return Flow::More;
+                // Every matching file is looked at, as in paths mode, so the files shown are the
+                // first in path order whatever the order of ripgrep's parallel walk.
+                if !same(&self.last_matched, &path) {
+                    self.last_matched.clear();
+                    self.last_matched.push_str(&path);
+                    self.keep_if_smallest(path);
                 }
-                self.count_in(&path)
+                Flow::More
             }
             (OutputMode::Count, Event::FileEnd { path, matched_lines }) if matched_lines > 0 => {
                 let flow = self.count();
@@ -226,15 +229,6 @@ impl Found {
         }
     }
 
-    /// A result of `path` with nothing to show but the path.
-    fn count_in(&mut self, path: &str) -> Flow {
-        let flow = self.count();
-        if flow == Flow::More {
-            self.entry(path).counted = true;
-        }
-        flow
-    }
-
     /// Count one result; the one past the limit only proves there are more.
     fn count(&mut self) -> Flow {
         if self.taken == self.limit {
@@ -259,12 +253,17 @@ impl Found {
 
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
-        if self.mode == Mode::Paths {
+        if matches!(self.mode, Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches)) {
             let mut paths: Vec<&str> = self.smallest.iter().map(String::as_str).collect();
             paths.sort_unstable();
             let mut out = paths.join("\n");
             if self.more {
-                let unit = if self.limit == 1 { "path" } else { "paths" };
+                let unit = match (self.mode, self.limit) {
+                    (Mode::Paths, 1) => "path",
+                    (Mode::Paths, _) => "paths",
+                    (_, 1) => "file",
+                    _ => "files",
+                };
                 out.push_str(&format!(
                     "\n[more results: the first {} {unit} in path order are shown; {}]",
                     self.limit,
@@ -429,6 +428,18 @@ mod tests {
         assert_eq!(
             found.render(),
             "a.rs\nb.rs\n[more results: the first 2 paths in path order are shown; narrow the pattern, path or glob (2 is the largest limit)]"
+        );
+    }
+
+    #[test]
+    fn files_with_matches_are_the_first_in_path_order() {
+        let mut found = Found::grep(OutputMode::FilesWithMatches, 2, 100, "");
+        for path in ["d/f.txt", "b.txt", "b.txt", "c.txt", "a.txt"] {
+            assert_eq!(found.take(&line(path, 1, "hit", true)), Ok(Flow::More));
+        }
+        assert_eq!(
+            found.render(),
+            "a.txt\nb.txt\n[more results: the first 2 files in path order are shown; narrow the pattern, path or glob, or raise limit]"
         );
     }
 
