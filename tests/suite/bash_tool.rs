@@ -97,19 +97,7 @@ fn seams_memory_is_closed_to_the_commands_it_runs() {
         [ \"$c\" = seam ] && break; p=$(cut -d' ' -f4 /proc/$p/stat); done; \
         sleep 5 & (exec 3</proc/$!/mem) && echo 'child open'; kill $!";
     let args = ["call", "bash", &json!({ "command": command }).to_string()];
-    let mut cli = if nix::unistd::geteuid().is_root() {
-        let mut cli = std::process::Command::new("setpriv");
-        cli.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            "--",
-            env!("CARGO_BIN_EXE_seam"),
-        ]);
-        cli
-    } else {
-        std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
-    };
+    let mut cli = seam_without_root();
     let output = cli
         .args(args)
         .current_dir(dir.path())

@@ -66,6 +66,23 @@ pub fn batch_command(workspace: &Path) -> std::process::Command {
     command
 }
 
+/// The `seam` binary as a command, run as nobody when the tests run as root: root may read and
+/// write anything, which hides what a permission check does.
+pub fn seam_without_root() -> std::process::Command {
+    if !nix::unistd::geteuid().is_root() {
+        return std::process::Command::new(env!("CARGO_BIN_EXE_seam"));
+    }
+    let mut command = std::process::Command::new("setpriv");
+    command.args([
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "--",
+        env!("CARGO_BIN_EXE_seam"),
+    ]);
+    command
+}
+
 /// Run `command` as a user whose home directory is `home`, with the compiled components of
 /// this test run's own cache (a fresh home would compile every component again).
 pub fn as_user_at_home(command: &mut std::process::Command, home: &Path) {

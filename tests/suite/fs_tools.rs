@@ -286,19 +286,7 @@ fn a_file_the_user_may_not_write_is_not_replaced() {
     let file = ws.join("ro.txt");
     std::fs::write(&file, "kept\n").unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let mut command = if nix::unistd::geteuid().is_root() {
-        let mut command = std::process::Command::new("setpriv");
-        command.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            "--",
-            env!("CARGO_BIN_EXE_seam"),
-        ]);
-        command
-    } else {
-        std::process::Command::new(env!("CARGO_BIN_EXE_seam"))
-    };
+    let mut command = seam_without_root();
     let cache = dir.path().join("cache");
     std::fs::create_dir(&cache).unwrap();
     std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();

@@ -304,6 +304,28 @@ fn raw_initialize() -> Value {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
 }
 
+/// The raw server's stdin and answer lines, once `initialize` is answered and acknowledged.
+fn raw_session(
+    server: &mut Child,
+    initialize: Value,
+) -> (std::process::ChildStdin, std::io::Lines<BufReader<ChildStdout>>) {
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    writeln!(stdin, "{initialize}").unwrap();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|line| line.is_ok_and(|l| l.contains("\"id\":1")))
+    );
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    (stdin, lines)
+}
+
 #[test]
 fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage_is_skipped() {
     let dir = tempfile::tempdir().unwrap();
@@ -387,21 +409,7 @@ fn a_client_gone_mid_call_ends_the_call_and_the_server_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let marker = unique_seconds(300);
     let mut server = raw_server(dir.path());
-    let mut stdin = server.stdin.take().unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let initialize = raw_initialize();
-    writeln!(stdin, "{initialize}").unwrap();
-    assert!(
-        lines
-            .next()
-            .is_some_and(|line| line.is_ok_and(|l| l.contains("\"id\":1")))
-    );
-    writeln!(
-        stdin,
-        "{}",
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    )
-    .unwrap();
+    let (mut stdin, mut lines) = raw_session(&mut server, raw_initialize());
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "bash", "arguments": {"command": format!("sleep {marker}")}}});
     writeln!(stdin, "{call}").unwrap();
@@ -433,22 +441,9 @@ fn a_client_gone_with_a_question_open_ends_the_call_at_once() {
     let world = asking_world(dir.path());
     let target = dir.path().join("never");
     let mut server = raw_server_of(dir.path(), Some(&world));
-    let mut stdin = server.stdin.take().unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
     let mut initialize = raw_initialize();
     initialize["params"]["capabilities"] = json!({"elicitation": {}});
-    writeln!(stdin, "{initialize}").unwrap();
-    assert!(
-        lines
-            .next()
-            .is_some_and(|line| line.is_ok_and(|l| l.contains("\"id\":1")))
-    );
-    writeln!(
-        stdin,
-        "{}",
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    )
-    .unwrap();
+    let (mut stdin, mut lines) = raw_session(&mut server, initialize);
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "bash", "arguments": escalate(&target)}});
     writeln!(stdin, "{call}").unwrap();
