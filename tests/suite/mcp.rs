@@ -409,7 +409,7 @@ fn a_client_gone_mid_call_ends_the_call_and_the_server_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let marker = unique_seconds(300);
     let mut server = raw_server(dir.path());
-    let (mut stdin, mut lines) = raw_session(&mut server, raw_initialize());
+    let (mut stdin, _lines) = raw_session(&mut server, raw_initialize());
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "bash", "arguments": {"command": format!("sleep {marker}")}}});
     writeln!(stdin, "{call}").unwrap();
