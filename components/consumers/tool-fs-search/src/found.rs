@@ -189,9 +189,9 @@ impl Found {
                 };
                 // Groups of lines apart from each other are set apart, as ripgrep does.
                 if entry.last_shown.is_some()
-                    && !first
+                    && first
                         .zip(entry.last_shown)
-                        .is_some_and(|(first, last)| last + 1 == first)
+                        .is_none_or(|(first, last)| last + 1 != first)
                 {
                     entry.lines.push_str("--\n");
                 }
