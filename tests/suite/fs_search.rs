@@ -61,6 +61,9 @@ fn context_comes_with_its_match() {
         two.starts_with("a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n[more"),
         "{two}"
     );
+    // Without context, as ripgrep prints them: no separators.
+    let plain = call(&world, "grep", json!({"pattern": "^M", "output_mode": "content"}));
+    assert_eq!(plain.text(), "a.txt:3:M 3\na.txt:4:M 4\na.txt:20:M 20");
 }
 
 /// A match far along a long line (a minified file) is shown, not cut off with the line.

@@ -24,6 +24,8 @@ pub struct Found {
     smallest: BinaryHeap<String>,
     /// Files mode: the file of the last match (ripgrep reports a file's matches together).
     last_matched: String,
+    /// Content mode with context: groups of lines apart are set apart with `--`.
+    separated: bool,
     /// Put before each path ripgrep reports (see `scope`).
     shown_prefix: String,
     taken: usize,
@@ -82,6 +84,7 @@ impl Found {
             files: Vec::new(),
             smallest: BinaryHeap::new(),
             last_matched: String::new(),
+            separated: false,
             shown_prefix: shown_prefix.to_owned(),
             taken: 0,
             more: false,
@@ -90,6 +93,12 @@ impl Found {
             narrowed: None,
             raisable: true,
         }
+    }
+
+    /// Whether groups of lines apart are set apart with `--`, as ripgrep does with context.
+    pub fn separated(mut self, separated: bool) -> Self {
+        self.separated = separated;
+        self
     }
 
     /// Whether the footer may suggest a larger limit.
@@ -180,6 +189,7 @@ impl Found {
                 if flow == Flow::Enough {
                     return flow;
                 }
+                let separated = self.separated;
                 let entry = self.entry(&path);
                 let before = entry.lines.len();
                 let first = if entry.leading.is_empty() {
@@ -188,7 +198,8 @@ impl Found {
                     entry.leading_from
                 };
                 // Groups of lines apart from each other are set apart, as ripgrep does.
-                if entry.last_shown.is_some()
+                if separated
+                    && entry.last_shown.is_some()
                     && first
                         .zip(entry.last_shown)
                         .is_none_or(|(first, last)| last + 1 != first)
@@ -469,7 +480,7 @@ mod tests {
             (21, "x 21", false),
         ];
         let run = |limit| {
-            let mut found = Found::grep(OutputMode::Content, limit, 100, "");
+            let mut found = Found::grep(OutputMode::Content, limit, 100, "").separated(true);
             for (number, text, is_match) in records {
                 if found.take(&line("a.txt", number, text, is_match)) == Ok(Flow::Enough) {
                     break;

@@ -113,7 +113,8 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
                     &scope.shown_prefix,
                 )
                 .narrowed(glob, scope.path.as_deref())
-                .raisable(config.raisable(args.limit));
+                .raisable(config.raisable(args.limit))
+                .separated(args.context.is_some_and(|lines| lines > 0));
                 let finished = run::rg(argv, &scope.cwd, b'\n', &config, |r| found.take(r))?;
                 Ok((found, finished))
             })?;
