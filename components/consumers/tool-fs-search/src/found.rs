@@ -301,7 +301,11 @@ impl Found {
                     out.push_str(&parts[0].0);
                     out.push('\n');
                 }
-                Mode::Grep(OutputMode::Count | OutputMode::Content) => {
+                Mode::Grep(mode) => {
+                    // ripgrep sets files apart too, once lines come with context.
+                    if mode == OutputMode::Content && self.separated && !out.is_empty() {
+                        out.push_str("--\n");
+                    }
                     parts.iter().for_each(|(_, entry)| out.push_str(&entry.lines));
                 }
             }
@@ -496,6 +500,12 @@ mod tests {
             two.starts_with("a.txt-2-x 2\na.txt:3:M 3\na.txt:4:M 4\na.txt-5-x 5\n[more"),
             "{two}"
         );
+        // Files are set apart as well.
+        let mut found = Found::grep(OutputMode::Content, 10, 100, "").separated(true);
+        for (path, number, is_match) in [("b.txt", 1, true), ("b.txt", 2, false), ("a.txt", 7, true)] {
+            assert_eq!(found.take(&line(path, number, "t", is_match)), Ok(Flow::More));
+        }
+        assert_eq!(found.render(), "a.txt:7:t\n--\nb.txt:1:t\nb.txt-2-t");
     }
 
     #[test]
