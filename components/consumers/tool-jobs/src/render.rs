@@ -12,12 +12,25 @@ pub fn job(info: &JobInfo) -> String {
 const LABEL_CHARS: usize = 100;
 
 /// A label on one line of a listing: a multi-line command shows its first line and how many
-/// follow, a long one its start.
+/// follow, a long one its start. Control characters show in caret notation (`^[`, `^M`), as
+/// `cat -v` shows them: raw, an escape or a carriage return would garble the listing.
 fn one_line(label: &str) -> String {
     let mut lines = label.trim().lines();
     let first = lines.next().unwrap_or_default();
-    let mut shown: String = first.chars().take(LABEL_CHARS).collect();
-    if shown.len() < first.len() {
+    let mut shown = String::new();
+    for c in first.chars().take(LABEL_CHARS) {
+        match c {
+            '\t' => shown.push(' '),
+            '\u{7f}' => shown.push_str("^?"),
+            c if c < ' ' => {
+                shown.push('^');
+                shown.push(char::from(c as u8 + 0x40));
+            }
+            c if c.is_control() => shown.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => shown.push(c),
+        }
+    }
+    if first.chars().nth(LABEL_CHARS).is_some() {
         shown.push('…');
     }
     match lines.count() {
@@ -84,6 +97,9 @@ mod tests {
         let mut long = info(State::Running, None);
         long.label = "é".repeat(150);
         assert_eq!(job(&long), format!("job-3 running bash: {}…", "é".repeat(100)));
+        let mut raw = info(State::Running, None);
+        raw.label = "printf '\u{1b}[31m'\tred\rover\u{7f}\u{9b}".into();
+        assert_eq!(job(&raw), "job-3 running bash: printf '^[[31m' red^Mover^?\\u{9b}");
     }
 
     #[test]
