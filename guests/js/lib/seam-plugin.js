@@ -107,6 +107,10 @@ function checkBounds(name, value, property) {
     throw new Error(`\`${name}\` must be one of ${property.enum.map((v) => JSON.stringify(v)).join(', ')}`);
   }
   if (typeof value !== 'number') return;
+  // JSON.parse rounds an integer past 2^53 to a neighbour: refused, never passed on changed.
+  if (property.type === 'integer' && !Number.isSafeInteger(value)) {
+    throw new Error(`\`${name}\` must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}: a JavaScript number holds no larger integer exactly`);
+  }
   if (typeof property.minimum === 'number' && value < property.minimum) {
     throw new Error(`\`${name}\` must be at least ${property.minimum}`);
   }

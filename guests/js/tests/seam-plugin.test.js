@@ -49,6 +49,16 @@ test('bad arguments are refused before the tool runs', () => {
   assert.equal(ran, true);
 });
 
+test('an integer a JavaScript number cannot hold exactly is refused, not rounded', () => {
+  const wide = definePlugin([{ name: 't', description: 'd', schema: { type: 'object', properties: { id: { type: 'integer' } } }, run: (args) => String(args.id) }]);
+  const text = (id) => ({ ...call('t', {}), arguments: `{"id": ${id}}` });
+  const refused = wide.invoke(text('9007199254740993'));
+  assert.equal(refused.code, 'INVALID_ARGUMENTS');
+  assert.match(refused.content[0].val, /`id` must be between -9007199254740991 and 9007199254740991/);
+  assert.equal(wide.invoke(text('-9007199254740993')).code, 'INVALID_ARGUMENTS');
+  assert.equal(wide.invoke(text('9007199254740991')).content[0].val, '9007199254740991');
+});
+
 test('errors keep their code; anything else thrown is PLUGIN_FAILED', () => {
   assert.equal(invoke(() => { throw new ToolError('MY_CODE', 'no'); }).code, 'MY_CODE');
   const seamError = Object.assign(new Error('wrapped'), { payload: { code: 'FS_NOT_FOUND', message: 'gone' } });
