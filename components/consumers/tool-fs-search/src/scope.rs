@@ -70,15 +70,15 @@ fn split_absolute(glob: &str) -> Option<(String, String)> {
     ))
 }
 
-/// A glob that climbs out of the searched directory (`../lib/**/*.rs`) split as an absolute one
-/// is, its directory taken from `path` (the session's directory when none): ripgrep matches a
-/// glob against the paths below where it runs, and none of those starts with `../`.
+/// A glob that climbs (`../lib/**/*.rs`, `src/../tests/*.rs`) split as an absolute one is, its
+/// directory taken from `path` (the session's directory when none): ripgrep matches a glob
+/// against the paths below where it runs, and none of those holds a `..`.
 fn split_parent(glob: &str, path: Option<&str>) -> Option<(String, String)> {
-    if !glob.starts_with("../") {
-        return None;
-    }
     let parts: Vec<&str> = glob.split('/').collect();
     let literal = literal_components(&parts);
+    if !parts[..literal].contains(&"..") {
+        return None;
+    }
     let leading = parts[..literal].join("/");
     let dir = match path {
         Some(path) => format!("{}/{leading}", path.trim_end_matches('/')),
@@ -150,6 +150,11 @@ mod tests {
             of("/ws", Some("sub"), Some("../*.md")),
             run_in("/ws/sub/..", "/*.md", "sub/../")
         );
+        assert_eq!(
+            of("/ws", None, Some("src/../tests/*.rs")),
+            run_in("/ws/src/../tests", "/*.rs", "src/../tests/")
+        );
+        assert_eq!(of("/ws", None, Some("a..b/*.rs")), given("/ws", None, Some("a..b/*.rs")));
     }
 
     #[test]
