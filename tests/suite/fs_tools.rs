@@ -200,6 +200,23 @@ fn edits_of_a_crlf_file_match_what_read_shows_and_keep_its_line_ends() {
         "a\r\nb\r\nc\r\nx\nz\n"
     );
     assert_eq!(code(&edit("win.txt", "uno\ntres", "x")), Some("FS_EDIT_NO_MATCH"));
+    // Text across both kinds of line end is matched line end by line end.
+    let across = edit("mixed.txt", "b\nc\nx\nz", "B\nC\nX\nZ");
+    assert!(!across.is_error, "{}", across.text());
+    assert_eq!(
+        std::fs::read_to_string(ws.join("mixed.txt")).unwrap(),
+        "a\r\nB\r\nC\r\nX\r\nZ\n",
+        "the new text takes the line ends most of the old had"
+    );
+    std::fs::write(ws.join("twice.txt"), "p\r\nq\nr\np\nq\r\nr\n").unwrap();
+    assert_eq!(code(&edit("twice.txt", "p\nq\nr", "s")), Some("FS_EDIT_AMBIGUOUS"));
+    let all = call(
+        &world,
+        "edit",
+        json!({"file_path": "twice.txt", "old_string": "p\nq\nr", "new_string": "s", "replace_all": true}),
+    );
+    assert!(all.text().ends_with("replaced 2 occurrences"), "{}", all.text());
+    assert_eq!(std::fs::read_to_string(ws.join("twice.txt")).unwrap(), "s\ns\n");
 }
 
 #[test]

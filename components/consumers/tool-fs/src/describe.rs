@@ -78,7 +78,7 @@ showed, without the line-number prefix.
 - Read the file first. Where the world guards writes, a file you did not read, or that changed \
 since you read it, is refused and left as it is.
 - Write line ends as `\\n`, as `read` shows them: in a file whose lines end with `\\r\\n`, both \
-strings are matched and written with `\\r\\n`.
+strings are matched and written with `\\r\\n`, and where line ends are mixed each matches either.
 - The edited file replaces the old one atomically.";
 
 const EDIT_SCHEMA: &str = r#"{

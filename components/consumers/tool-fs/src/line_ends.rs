@@ -2,7 +2,8 @@
 //! file whose lines end with `\r\n`, a multi-line `old_string` copied from `read` would never
 //! match, and a multi-line `new_string` would leave lines ending with `\n` among the `\r\n`
 //! ones; a whole file written back would turn every line end into `\n`. An edit's strings, and
-//! content written over such a file, are written with the file's own line ends instead.
+//! content written over such a file, are written with the file's own line ends instead. A file
+//! whose line ends are mixed is matched line end by line end (`as_found`).
 
 use std::borrow::Cow;
 
@@ -63,6 +64,65 @@ pub fn with_crlf(edit: &Edit) -> Edit {
     }
 }
 
+/// The texts in `file` that `old` stands for when each of its line breaks may be `\n` or
+/// `\r\n` there: distinct, in the order first found. Empty when `old` is not in the file.
+pub fn as_found<'f>(file: &'f str, old: &str) -> Vec<&'f str> {
+    if old.is_empty() {
+        return Vec::new();
+    }
+    let old = old.replace("\r\n", "\n");
+    let mut lines = old.split('\n');
+    let first = lines.next().unwrap_or_default();
+    let rest: Vec<&str> = lines.collect();
+    let mut found: Vec<&str> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = file[from..].find(first).map(|offset| from + offset) {
+        let after = at + first.len();
+        match rest_at(&file[after..], &rest) {
+            Some(len) => {
+                let text = &file[at..after + len];
+                if !found.contains(&text) {
+                    found.push(text);
+                }
+                from = after + len;
+            }
+            None => from = at + file[at..].chars().next().map_or(1, char::len_utf8),
+        }
+        if from >= file.len() {
+            break;
+        }
+    }
+    found
+}
+
+/// How many bytes at the start of `text` are a line break and the next of `lines`, for each of
+/// them in turn; None when they are not there.
+fn rest_at(text: &str, lines: &[&str]) -> Option<usize> {
+    let mut len = 0;
+    for line in lines {
+        let here = &text[len..];
+        len += if here.starts_with("\r\n") {
+            2
+        } else if here.starts_with('\n') {
+            1
+        } else {
+            return None;
+        };
+        len += line.len();
+        text[len - line.len()..].starts_with(line).then_some(())?;
+    }
+    Some(len)
+}
+
+/// `new` with the line ends of the text it replaces: `\r\n` when most of that text's are.
+pub fn new_as_found(new: &str, found: &str) -> String {
+    if mostly_crlf(found) {
+        to_crlf(new)
+    } else {
+        new.to_owned()
+    }
+}
+
 /// `text` with every `\n` not already after a `\r` written as `\r\n`.
 fn to_crlf(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16);
@@ -89,6 +149,21 @@ mod tests {
         assert!(!mostly_crlf("a\nb\n"));
         assert!(!mostly_crlf("one line, no end"));
         assert!(!mostly_crlf(""));
+    }
+
+    #[test]
+    fn mixed_line_ends_are_matched_one_by_one() {
+        let file = "a\r\nb\nc\r\nd\n";
+        assert_eq!(as_found(file, "b\nc\nd"), ["b\nc\r\nd"]);
+        assert_eq!(as_found(file, "a\r\nb\n"), ["a\r\nb\n"]);
+        assert_eq!(as_found(file, "\nc"), ["\nc"]);
+        assert!(as_found(file, "b\nd").is_empty());
+        assert!(as_found(file, "x\ny").is_empty());
+        let twice = "x\r\ny\nx\ny\nx\r\ny";
+        assert_eq!(as_found(twice, "x\ny"), ["x\r\ny", "x\ny"], "each text once");
+        assert_eq!(as_found("é\r\né", "é\né"), ["é\r\né"]);
+        assert_eq!(new_as_found("1\n2", "x\r\ny"), "1\r\n2");
+        assert_eq!(new_as_found("1\n2", "x\ny"), "1\n2");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use seam_guest::ToolResult;
 
 use crate::args::{EditArgs, ImageArgs, ReadArgs, WriteArgs};
 use crate::bindings::seam::fs::fs;
-use crate::bindings::seam::fs::types::{Edit, LineWindow, Target};
+use crate::bindings::seam::fs::types::{Edit, EditOutcome, Error, LineWindow, Target};
 use crate::bindings::seam::sandbox::policy;
 use crate::bindings::seam::sandbox::types::Policy;
 use crate::bindings::seam::tool::context;
@@ -111,16 +111,21 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
     let edit = |change: &Edit| fs::edit_text(&target, change, None, Some(&policy), Some(&session.id));
     // Only strings that span lines depend on the file's line ends.
     let spans_lines = change.old.contains('\n') || change.new.contains('\n');
-    let outcome = if spans_lines && line_ends::file_uses_crlf(&target) {
-        match edit(&line_ends::with_crlf(&change)) {
-            // A file with mixed line ends may hold the text as it was given.
-            Err(e) if e.code == errors::EDIT_NO_MATCH => edit(&change),
-            done => done,
-        }
+    let no_match = |outcome: &Result<EditOutcome, Error>| matches!(outcome, Err(e) if e.code == errors::EDIT_NO_MATCH);
+    let crlf = spans_lines && line_ends::file_uses_crlf(&target);
+    let mut outcome = edit(&if crlf {
+        line_ends::with_crlf(&change)
     } else {
-        edit(&change)
+        change.clone()
+    });
+    if crlf && no_match(&outcome) {
+        outcome = edit(&change);
     }
-    .map_err(errors::from_fs)?;
+    // Mixed line ends: the text as the file holds it, each line break as it is there.
+    if spans_lines && no_match(&outcome) {
+        outcome = edit_as_found(&target, &change, edit).unwrap_or(outcome);
+    }
+    let outcome = outcome.map_err(errors::from_fs)?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),
@@ -129,6 +134,39 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
         "Edited {}: replaced {occurrences}",
         target.display_path
     )))
+}
+
+/// `change` applied to each text in the file it stands for with its line breaks either way
+/// (see `line_ends::as_found`); None when there is none. Two such texts are as ambiguous as two
+/// equal ones; with replace-all, each is replaced by its own edit.
+fn edit_as_found(
+    target: &Target,
+    change: &Edit,
+    edit: impl Fn(&Edit) -> Result<EditOutcome, Error>,
+) -> Option<Result<EditOutcome, Error>> {
+    let file = fs::read_text(target, None, None).ok()?;
+    let found = line_ends::as_found(&file.content, &change.old);
+    if found.len() > 1 && !change.replace_all {
+        return Some(Err(Error {
+            code: "FS_EDIT_AMBIGUOUS".to_owned(),
+            message: format!("old_string matches {} places in {}", found.len(), target.display_path),
+        }));
+    }
+    let mut total: Option<EditOutcome> = None;
+    for text in found {
+        let exact = Edit {
+            old: text.to_owned(),
+            new: line_ends::new_as_found(&change.new, text),
+            replace_all: change.replace_all,
+        };
+        let done = match edit(&exact) {
+            Ok(done) => done,
+            Err(e) => return Some(Err(e)),
+        };
+        let replacements = total.as_ref().map_or(0, |t| t.replacements) + done.replacements;
+        total = Some(EditOutcome { replacements, ..done });
+    }
+    total.map(Ok)
 }
 
 pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
