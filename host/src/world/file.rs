@@ -47,6 +47,17 @@ impl ComponentRef {
         }
     }
 
+    /// Whether two references name one component: paths by the file they reach, so
+    /// `./p.wasm`, `sub/../p.wasm` and a symlink to it are one component, not two.
+    fn same_as(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Path(a), Self::Path(b)) => {
+                a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+            }
+            _ => self == other,
+        }
+    }
+
     pub fn name(&self) -> String {
         match self {
             Self::Builtin(name) => name.clone(),
@@ -270,12 +281,12 @@ impl WorldFile {
         if let Some((index, twice)) = tools
             .iter()
             .enumerate()
-            .find(|(index, tool)| tools[..*index].contains(tool))
+            .find(|(index, tool)| tools[..*index].iter().any(|earlier| earlier.same_as(tool)))
         {
             return Err(fail(format!(
                 "tools lists {} twice (entries {} and {}); list each tool component once",
                 twice.describe(),
-                tools.iter().position(|tool| tool == twice).unwrap_or(0) + 1,
+                tools.iter().position(|tool| tool.same_as(twice)).unwrap_or(0) + 1,
                 index + 1
             )));
         }
@@ -329,7 +340,7 @@ impl WorldFile {
         for (index, component) in components.iter().enumerate() {
             if let Some(other) = components[..index]
                 .iter()
-                .find(|other| other.name() == component.name() && *other != component)
+                .find(|other| other.name() == component.name() && !other.same_as(component))
             {
                 return Err(fail(format!(
                     "two different components are named {:?}: {} and {}; a component goes by its \
@@ -408,6 +419,28 @@ mod tests {
         // The same component twice is one name for one thing.
         let twice = "[providers]\nfs = [\"fs-sandbox\", \"fs-sandbox\", \"fs-local\"]\n";
         assert!(WorldFile::parse(twice, "w.toml", base).is_ok());
+    }
+
+    #[test]
+    fn one_file_under_two_spellings_is_one_component() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::write(dir.path().join("d/p.wasm"), b"").unwrap();
+        std::fs::create_dir(dir.path().join("e")).unwrap();
+        std::os::unix::fs::symlink("../d/p.wasm", dir.path().join("e/p.wasm")).unwrap();
+        let both = "[providers]\nshell = \"d/p.wasm\"\n[[plugins]]\npath = \"d/../d/p.wasm\"\n";
+        assert!(WorldFile::parse(both, "w.toml", dir.path()).is_ok());
+        let tools = "tools = [\"./d/p.wasm\", \"d/../d/p.wasm\"]\n";
+        let error = WorldFile::parse(tools, "w.toml", dir.path())
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            error.as_deref().is_some_and(|e| e.contains("twice (entries 1 and 2)")),
+            "{error:?}"
+        );
+        // A symlink reaches the same file: the same component, not a second one named p.
+        let linked = "[providers]\nshell = \"d/p.wasm\"\n[[plugins]]\npath = \"e/p.wasm\"\n";
+        assert!(WorldFile::parse(linked, "w.toml", dir.path()).is_ok());
     }
 
     #[test]
