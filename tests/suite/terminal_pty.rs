@@ -68,6 +68,38 @@ fn a_read_of_the_terminal_is_seen_and_answered() {
 }
 
 #[test]
+fn a_reader_is_told_by_what_it_reads_on_any_thread() {
+    let _guard = pty_lock();
+    let dir = tempfile::tempdir().unwrap();
+    let ptys = table();
+    let session = ptys.spawn(bash_spec(dir.path().to_str().unwrap())).unwrap();
+    let shell = session.pid() as i32;
+    let settled = |wanted: TerminalWait| {
+        eventually(Duration::from_secs(5), || {
+            session.foreground_pgid().unwrap() != shell && session.foreground_wait().unwrap() == wanted
+        })
+    };
+    // The main thread joins the one that reads the keyboard.
+    session
+        .write(b"python3 -c 'import os,threading; t=threading.Thread(target=lambda: os.read(0, 1)); t.start(); t.join()'\n")
+        .unwrap();
+    assert!(settled(TerminalWait::Reading), "{}", screen(&session));
+    session.write(b"x\n").unwrap();
+    // A TCP receive sleeps where a terminal read does, and waits on the network alone.
+    session
+        .write(
+            b"python3 -c 'import socket,time; l=socket.create_server((\"127.0.0.1\",0)); \
+              c=socket.create_connection(l.getsockname()); print(\"receiving\", flush=True); l.accept()[0].recv(1)'\n",
+        )
+        .unwrap();
+    expect_output(&session, 0, "receiving\r\n");
+    assert!(settled(TerminalWait::None), "{}", screen(&session));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(session.foreground_wait().unwrap(), TerminalWait::None, "{}", screen(&session));
+    ptys.close(session.id());
+}
+
+#[test]
 fn a_real_sigint_interrupts_the_foreground_job_even_when_the_shell_traps_it() {
     let _guard = pty_lock();
     let dir = tempfile::tempdir().unwrap();

@@ -12,8 +12,9 @@ use std::collections::HashSet;
 use std::os::unix::fs::MetadataExt;
 use std::time::{Duration, Instant};
 
-/// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`).
-/// Names differ across kernels; the caller treats the answer as one signal among others.
+/// Wait channels of a task blocked in a terminal read (n_tty_read sleeps in `wait_woken`, as
+/// does a TCP receive: the call tells them apart, see `polled`). Names differ across kernels;
+/// the caller treats the answer as one signal among others.
 const TTY_READ_WCHANS: &[&str] = &["wait_woken", "n_tty_read"];
 /// Wait channels of poll/select/epoll: a line editor waiting for a key (bash's readline, python's
 /// REPL, less, node's REPL on its event loop), or a busy program waiting on anything else; the
@@ -32,6 +33,7 @@ struct Stat {
     ppid: i32,
     pgrp: i32,
     session: i32,
+    threads: i64,
     /// Clock ticks after boot: with the pid, names one process for good.
     start_time: u64,
 }
@@ -44,13 +46,15 @@ fn stat(pid: i32) -> Option<Stat> {
     let state = fields.next()?.chars().next()?;
     let mut number = || fields.next()?.parse::<i32>().ok();
     let (ppid, pgrp, session) = (number()?, number()?, number()?);
-    // Field 22 (starttime) is the 19th after the state.
-    let start_time = fields.nth(15)?.parse().ok()?;
+    // Fields 20 (num_threads) and 22 (starttime) are the 17th and 19th after the state.
+    let threads = fields.nth(13)?.parse().ok()?;
+    let start_time = fields.nth(1)?.parse().ok()?;
     Some(Stat {
         state,
         ppid,
         pgrp,
         session,
+        threads,
         start_time,
     })
 }
@@ -112,35 +116,57 @@ pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
     let mut wait = TerminalWait::None;
     for pid in all_pids() {
         // The cheap filter first: most processes are not in the group.
-        if !stat(pid).is_some_and(|s| s.pgrp == pgid && s.state == 'S') {
-            continue;
-        }
-        let Ok(wchan) = std::fs::read_to_string(format!("/proc/{pid}/wchan")) else {
+        let Some(process) = stat(pid).filter(|s| s.pgrp == pgid) else {
             continue;
         };
-        // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
-        let wchan = wchan.trim().split('.').next().unwrap_or_default();
-        let (this, holds) = if TTY_READ_WCHANS.contains(&wchan) {
-            (TerminalWait::Reading, holds_terminal(pid, tty))
-        } else if POLL_WCHANS.contains(&wchan) {
-            let holds = match polled::polls_terminal(pid, tty) {
-                Polled::Terminal => true,
-                Polled::Elsewhere => false,
-                // Its set unreadable here: holding the terminal is the best sign left.
-                Polled::Unknown => holds_terminal(pid, tty),
-            };
-            (TerminalWait::Polling, holds)
-        } else {
-            continue;
-        };
-        if (this == TerminalWait::Reading || wait == TerminalWait::None) && holds {
-            wait = this;
-            if wait == TerminalWait::Reading {
-                break;
+        // Any thread may be the reader (a main thread joining the one reading input); a
+        // thread's own /proc entry answers for it, reached by its id as a process's is.
+        let threads = if process.threads > 1 { threads_of(pid) } else { vec![pid] };
+        for thread in threads {
+            let state = if thread == pid { Some(process.state) } else { stat(thread).map(|s| s.state) };
+            if state != Some('S') {
+                continue;
+            }
+            let this = thread_wait_on_tty(thread, tty);
+            if this == TerminalWait::Reading {
+                return this;
+            }
+            if this == TerminalWait::Polling {
+                wait = this;
             }
         }
     }
     wait
+}
+
+fn threads_of(pid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return vec![pid];
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// How one sleeping thread waits on the terminal `tty`.
+fn thread_wait_on_tty(thread: i32, tty: u64) -> TerminalWait {
+    let Ok(wchan) = std::fs::read_to_string(format!("/proc/{thread}/wchan")) else {
+        return TerminalWait::None;
+    };
+    // Suffixes such as `.constprop.0` are compiler artifacts of the symbol name.
+    let wchan = wchan.trim().split('.').next().unwrap_or_default();
+    let this = if TTY_READ_WCHANS.contains(&wchan) {
+        TerminalWait::Reading
+    } else if POLL_WCHANS.contains(&wchan) {
+        TerminalWait::Polling
+    } else {
+        return TerminalWait::None;
+    };
+    let holds = match polled::waits_on_terminal(thread, tty) {
+        Polled::Terminal => true,
+        Polled::Elsewhere => false,
+        // Its call unreadable here: holding the terminal is the best sign left.
+        Polled::Unknown => holds_terminal(thread, tty),
+    };
+    if holds { this } else { TerminalWait::None }
 }
 
 fn holds_terminal(pid: i32, tty: u64) -> bool {

@@ -1,4 +1,4 @@
-//! Whether a process asleep in poll, select or epoll waits on a given terminal.
+//! Whether a process asleep in read, poll, select or epoll waits on a given terminal.
 //!
 //! A line editor waits for a key that way (less, vim, python's and node's REPLs), but so does a
 //! busy program: an event loop waiting on its timers, a parent collecting a child's output from
@@ -7,11 +7,12 @@
 //! select set is in the process's memory, an epoll set in the epoll descriptor's fdinfo. Both
 //! need the access a debugger has, which seam has over the sessions it started (they are its
 //! descendants); where it has not, the answer is unknown and the caller falls back on whether
-//! the process holds the terminal at all.
+//! the process holds the terminal at all. A plain read needs the call alone: a terminal read
+//! sleeps where a TCP receive does (`wait_woken`), so only the descriptor tells them apart.
 
 use std::os::unix::fs::MetadataExt;
 
-/// What a process asleep in one of these calls polls.
+/// What a process asleep in one of these calls waits on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Polled {
     /// The terminal is in its set, for input.
@@ -29,18 +30,20 @@ const FD_SETSIZE: u64 = 1024;
 /// Any of POLLIN, POLLPRI, POLLRDNORM: the events of a reader.
 const READ_EVENTS: u64 = 0x1 | 0x2 | 0x40;
 
-/// Whether process `pid`, asleep in poll, select or epoll, waits for input on terminal `tty`.
-pub(super) fn polls_terminal(pid: i32, tty: u64) -> Polled {
+/// Whether process `pid`, asleep in read, poll, select or epoll, waits for input on terminal
+/// `tty`. Asleep in any other call (a socket's receive), it does not.
+pub(super) fn waits_on_terminal(pid: i32, tty: u64) -> Polled {
     let Some((call, args)) = blocked_call(pid) else {
         return Polled::Unknown;
     };
     let found = match Call::of(call) {
+        Some(Call::Read) => Some(i32::try_from(args[0]).is_ok_and(|fd| is_tty(pid, fd, tty))),
         Some(Call::Poll) => poll_set(pid, args[0], args[1]).map(|fds| fds.into_iter().any(|fd| is_tty(pid, fd, tty))),
         Some(Call::Select) => {
             select_set(pid, args[0], args[1]).map(|fds| fds.into_iter().any(|fd| is_tty(pid, fd, tty)))
         }
         Some(Call::Epoll) => epoll_set(pid, args[0]).map(|fds| fds.into_iter().any(|fd| is_tty(pid, fd, tty))),
-        None => None,
+        None => Some(false),
     };
     match found {
         Some(true) => Polled::Terminal,
@@ -50,6 +53,8 @@ pub(super) fn polls_terminal(pid: i32, tty: u64) -> Polled {
 }
 
 enum Call {
+    /// `read(fd, ...)`, `readv(fd, ...)` and their positioned variants.
+    Read,
     /// `poll(fds, nfds, ...)`, `ppoll(fds, nfds, ...)`.
     Poll,
     /// `select(nfds, readfds, ...)`, `pselect6(nfds, readfds, ...)`.
@@ -68,6 +73,9 @@ impl Call {
             _ => {}
         }
         match number {
+            libc::SYS_read | libc::SYS_readv | libc::SYS_pread64 | libc::SYS_preadv | libc::SYS_preadv2 => {
+                Some(Self::Read)
+            }
             libc::SYS_ppoll => Some(Self::Poll),
             libc::SYS_pselect6 => Some(Self::Select),
             libc::SYS_epoll_pwait | libc::SYS_epoll_pwait2 => Some(Self::Epoll),
@@ -151,9 +159,12 @@ fn read_memory(pid: i32, address: u64, len: usize) -> Option<Vec<u8>> {
     (read == len).then_some(buffer)
 }
 
-/// Whether descriptor `fd` of `pid` is terminal `tty` (by device number, whatever its path).
+/// Whether descriptor `fd` of `pid` is terminal `tty` (by device number, whatever its path), or
+/// /dev/tty, its controlling terminal: the caller asks about the terminal's foreground group,
+/// whose controlling terminal it is.
 fn is_tty(pid: i32, fd: i32, tty: u64) -> bool {
-    std::fs::metadata(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|m| m.rdev() == tty)
+    let controlling = libc::makedev(5, 0);
+    std::fs::metadata(format!("/proc/{pid}/fd/{fd}")).is_ok_and(|m| m.rdev() == tty || m.rdev() == controlling)
 }
 
 #[cfg(test)]
@@ -162,14 +173,25 @@ mod tests {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
-    /// Waits until `pid` sleeps in one of these calls, then says what it polls.
+    /// Waits until `pid` sleeps in the same call for 50 ms, then says what it waits on.
     fn polled_once_asleep(pid: i32, tty: u64) -> Polled {
         let deadline = Instant::now() + Duration::from_secs(10);
-        while blocked_call(pid).is_none_or(|(call, _)| Call::of(call).is_none()) {
-            assert!(Instant::now() < deadline, "the process never slept in a poll");
-            std::thread::sleep(Duration::from_millis(10));
+        let asleep = || {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.trim_start().chars().next());
+            (state == Some('S')).then(|| blocked_call(pid)).flatten()
+        };
+        loop {
+            assert!(Instant::now() < deadline, "the process never slept");
+            let first = asleep();
+            std::thread::sleep(Duration::from_millis(50));
+            if first.is_some() && asleep() == first {
+                return waits_on_terminal(pid, tty);
+            }
         }
-        polls_terminal(pid, tty)
     }
 
     /// A program with a real terminal as stdin is told apart by the set it waits on: the
@@ -205,6 +227,18 @@ mod tests {
             (
                 "an epoll on a pipe",
                 "import os,select; r,w=os.pipe(); e=select.epoll(); e.register(r, select.EPOLLIN); e.poll(30)",
+                Polled::Elsewhere,
+            ),
+            ("a read", "import os; os.read(0, 1)", Polled::Terminal),
+            (
+                "a read of a pipe",
+                "import os; r,w=os.pipe(); os.read(r, 1)",
+                Polled::Elsewhere,
+            ),
+            (
+                "a TCP receive",
+                "import socket; l=socket.create_server(('127.0.0.1',0)); \
+                 c=socket.create_connection(l.getsockname()); l.accept()[0].recv(1)",
                 Polled::Elsewhere,
             ),
         ];
