@@ -40,6 +40,8 @@ const POLITE_STOP: &[c_int] = &[libc::SIGTERM, libc::SIGCONT];
 const FORCED_STOP: &[c_int] = &[libc::SIGKILL];
 /// Once SIGKILL is due, stragglers are re-signalled this often: they may still be forking.
 const KILL_RETRY_NS: u64 = 10_000_000;
+/// During the grace, processes started since the polite signals are looked for this often.
+const GRACE_RESCAN_NS: u64 = 20_000_000;
 /// Exit code of a supervisor that could not start its program (the host only reaps it).
 const LAUNCH_FAILED_EXIT_CODE: c_int = 127;
 /// The name a standby takes once it has a program to supervise.
@@ -140,6 +142,7 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
     let mut phase = Phase::Running;
     // Descendants still running when the program ended on its own, before they were stopped.
     let mut left_running = 0usize;
+    let mut signalled = proc_tree::Signalled::new();
     loop {
         if !reap_children(program, &mut program_status) {
             report(
@@ -153,13 +156,15 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
         }
         let now = sys::now_ns();
         if matches!(phase, Phase::Running) && (stop_requested || program_status.is_some()) {
-            let signalled = signal_tree(program, program_status.is_none(), POLITE_STOP);
+            let count = signal_tree(program, program_status.is_none(), POLITE_STOP, Some(&mut signalled));
             if !stop_requested {
-                left_running = signalled;
+                left_running = count;
             }
             phase = Phase::Terminating {
                 kill_at: now.saturating_add(grace_ns),
             };
+        } else if matches!(phase, Phase::Terminating { .. }) {
+            _ = proc_tree::signal_descendants(POLITE_STOP, Some(&mut signalled));
         }
         if let Phase::Terminating { kill_at } = phase
             && now >= kill_at
@@ -168,9 +173,9 @@ fn supervise(program: pid_t, grace_ns: u64, mut stop_requested: bool) -> ! {
         }
         let timeout = match phase {
             Phase::Running => None,
-            Phase::Terminating { kill_at } => Some(kill_at.saturating_sub(now)),
+            Phase::Terminating { kill_at } => Some(kill_at.saturating_sub(now).min(GRACE_RESCAN_NS)),
             Phase::Killing => {
-                _ = signal_tree(program, program_status.is_none(), FORCED_STOP);
+                _ = signal_tree(program, program_status.is_none(), FORCED_STOP, None);
                 Some(KILL_RETRY_NS)
             }
         };
@@ -203,18 +208,23 @@ fn reap_children(program: pid_t, program_status: &mut Option<c_int>) -> bool {
     }
 }
 
-/// Sends `signals` to the program's process group and to every descendant; returns how many
-/// descendants the walk found.
+/// Sends `signals` to the program's process group and to every descendant (with `once`, every
+/// descendant not sent them yet); returns how many descendants were signalled.
 ///
 /// The group is only signalled while the program is unreaped: until then its pid, and so the
 /// group id, cannot be reused by an unrelated process. Descendants that stay behind are
 /// reached through the tree walk anyway.
-fn signal_tree(program: pid_t, program_unreaped: bool, signals: &[c_int]) -> usize {
+fn signal_tree(
+    program: pid_t,
+    program_unreaped: bool,
+    signals: &[c_int],
+    once: Option<&mut proc_tree::Signalled>,
+) -> usize {
     if program_unreaped {
         for &signal in signals {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(-program, signal) };
         }
     }
-    proc_tree::signal_descendants(signals)
+    proc_tree::signal_descendants(signals, once)
 }

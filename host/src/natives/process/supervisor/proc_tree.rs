@@ -13,24 +13,63 @@ const MAX_PENDING: usize = 4096;
 /// Upper bound on processes visited in one walk, so pid reuse can never make it loop.
 const MAX_VISITS: usize = 65_536;
 
-/// Sends `signals`, in order, to every descendant of the calling process, parents first.
+/// Most processes remembered as signalled (see [`Signalled`]).
+const MAX_SIGNALLED: usize = 1024;
+
+/// Sends `signals`, in order, to every descendant of the calling process, parents first; with
+/// `once`, only to those it does not hold yet, which it then holds.
 ///
 /// A process's children are listed before it is signalled: once it dies they are reparented
 /// (to us) and would no longer be found under it in this round. Returns how many were signalled.
-pub(super) fn signal_descendants(signals: &[c_int]) -> usize {
+pub(super) fn signal_descendants(signals: &[c_int], mut once: Option<&mut Signalled>) -> usize {
     let mut pending = PendingPids::new();
     for_each_child(sys::own_pid(), |child| pending.push(child));
     let mut visits = 0usize;
+    let mut signalled = 0usize;
     while visits < MAX_VISITS {
         let Some(pid) = pending.pop() else { break };
         visits += 1;
         for_each_child(pid, |child| pending.push(child));
+        if once.as_deref_mut().is_some_and(|once| !once.first_time(pid)) {
+            continue;
+        }
+        signalled += 1;
         for &signal in signals {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(pid, signal) };
         }
     }
-    visits
+    signalled
+}
+
+/// Processes already sent the polite signals, so that a later round reaches only those started
+/// since: a process forked during the grace by one the signals had not reached yet (a sandbox
+/// still setting up) would otherwise run on until SIGKILL.
+pub(super) struct Signalled {
+    pids: [pid_t; MAX_SIGNALLED],
+    len: usize,
+}
+
+impl Signalled {
+    pub(super) fn new() -> Self {
+        Self {
+            pids: [0; MAX_SIGNALLED],
+            len: 0,
+        }
+    }
+
+    /// Whether `pid` is new here, remembering it. Past [`MAX_SIGNALLED`] nothing more is
+    /// remembered and every pid counts as new: a second SIGTERM is better than none.
+    fn first_time(&mut self, pid: pid_t) -> bool {
+        if self.pids[..self.len].contains(&pid) {
+            return false;
+        }
+        if let Some(slot) = self.pids.get_mut(self.len) {
+            *slot = pid;
+            self.len += 1;
+        }
+        true
+    }
 }
 
 /// A fixed-capacity stack of pids; pushes beyond capacity are dropped (see [`MAX_PENDING`]).
@@ -252,6 +291,14 @@ mod tests {
         path.push_number(1_234_567);
         assert_eq!(&path.bytes[..path.len], b"/proc/1234567");
         assert_eq!(path.bytes[path.len], 0);
+    }
+
+    #[test]
+    fn a_process_is_signalled_once() {
+        let mut once = Signalled::new();
+        assert!(once.first_time(10));
+        assert!(!once.first_time(10));
+        assert!(once.first_time(11));
     }
 
     #[test]

@@ -104,6 +104,20 @@ fn terminate_kills_a_term_ignoring_program_after_the_grace() {
 }
 
 #[test]
+fn a_process_started_during_the_grace_is_asked_to_stop_too() {
+    // The program outlives SIGTERM (a handler), then starts one that would end on it: that one
+    // is sent it as well, so the program's own exit ends the tree well before the SIGKILL.
+    let script = "python3 -c 'import signal,subprocess,time; signal.signal(signal.SIGTERM, lambda *a: None); \
+                  time.sleep(0.3); subprocess.run([\"/usr/bin/sleep\", \"30\"]); exit(7)'";
+    let mut spec = bash(script);
+    spec.grace = Duration::from_secs(20);
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    thread::sleep(Duration::from_millis(100));
+    let outcome = process.terminate();
+    assert_eq!(outcome, exited(7));
+}
+
+#[test]
 fn terminate_wakes_a_stopped_program_so_it_can_exit_gracefully() {
     let marker = marker(306);
     let mut spec = bash(&format!("/usr/bin/sleep {marker} & kill -STOP $$; wait"));
