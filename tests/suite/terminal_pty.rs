@@ -95,7 +95,12 @@ fn a_reader_is_told_by_what_it_reads_on_any_thread() {
     expect_output(&session, 0, "receiving\r\n");
     assert!(settled(TerminalWait::None), "{}", screen(&session));
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(session.foreground_wait().unwrap(), TerminalWait::None, "{}", screen(&session));
+    assert_eq!(
+        session.foreground_wait().unwrap(),
+        TerminalWait::None,
+        "{}",
+        screen(&session)
+    );
     ptys.close(session.id());
 }
 

@@ -154,7 +154,10 @@ mod tests {
             of("/ws", None, Some("src/../tests/*.rs")),
             run_in("/ws/src/../tests", "/*.rs", "src/../tests/")
         );
-        assert_eq!(of("/ws", None, Some("a..b/*.rs")), given("/ws", None, Some("a..b/*.rs")));
+        assert_eq!(
+            of("/ws", None, Some("a..b/*.rs")),
+            given("/ws", None, Some("a..b/*.rs"))
+        );
     }
 
     #[test]

@@ -121,9 +121,17 @@ pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
         };
         // Any thread may be the reader (a main thread joining the one reading input); a
         // thread's own /proc entry answers for it, reached by its id as a process's is.
-        let threads = if process.threads > 1 { threads_of(pid) } else { vec![pid] };
+        let threads = if process.threads > 1 {
+            threads_of(pid)
+        } else {
+            vec![pid]
+        };
         for thread in threads {
-            let state = if thread == pid { Some(process.state) } else { stat(thread).map(|s| s.state) };
+            let state = if thread == pid {
+                Some(process.state)
+            } else {
+                stat(thread).map(|s| s.state)
+            };
             if state != Some('S') {
                 continue;
             }
