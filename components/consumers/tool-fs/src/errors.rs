@@ -11,6 +11,8 @@ pub const IMAGE_UNSUPPORTED: &str = "IMAGE_UNSUPPORTED";
 pub const IMAGE_DAMAGED: &str = "IMAGE_DAMAGED";
 /// The fs seam's code for an edit whose text is not in the file.
 pub const EDIT_NO_MATCH: &str = "FS_EDIT_NO_MATCH";
+/// The fs seam's code for an edit whose text is in the file more than once.
+pub const EDIT_AMBIGUOUS: &str = "FS_EDIT_AMBIGUOUS";
 /// The tool's settings in the world file are malformed.
 pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
 
@@ -31,7 +33,7 @@ pub fn from_fs(error: Error) -> ToolResult {
         EDIT_NO_MATCH => {
             "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
         }
-        "FS_EDIT_AMBIGUOUS" => {
+        EDIT_AMBIGUOUS => {
             "Include more surrounding lines in old_string so it matches once, or set replace_all to change every occurrence."
         }
         _ => "",

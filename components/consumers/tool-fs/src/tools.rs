@@ -113,11 +113,11 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
     let spans_lines = change.old.contains('\n') || change.new.contains('\n');
     let no_match = |outcome: &Result<EditOutcome, Error>| matches!(outcome, Err(e) if e.code == errors::EDIT_NO_MATCH);
     let crlf = spans_lines && line_ends::file_uses_crlf(&target);
-    let mut outcome = edit(&if crlf {
-        line_ends::with_crlf(&change)
+    let mut outcome = if crlf {
+        edit(&line_ends::with_crlf(&change))
     } else {
-        change.clone()
-    });
+        edit(&change)
+    };
     if crlf && no_match(&outcome) {
         outcome = edit(&change);
     }
@@ -148,7 +148,7 @@ fn edit_as_found(
     let found = line_ends::as_found(&file.content, &change.old);
     if found.len() > 1 && !change.replace_all {
         return Some(Err(Error {
-            code: "FS_EDIT_AMBIGUOUS".to_owned(),
+            code: errors::EDIT_AMBIGUOUS.to_owned(),
             message: format!("old_string matches {} places in {}", found.len(), target.display_path),
         }));
     }

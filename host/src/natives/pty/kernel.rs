@@ -60,7 +60,12 @@ fn stat(pid: i32) -> Option<Stat> {
 }
 
 fn all_pids() -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
+    numbered_entries("/proc")
+}
+
+/// The names of `dir`'s entries that are numbers: pids under /proc, thread ids under a task dir.
+fn numbered_entries(dir: &str) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
@@ -122,7 +127,7 @@ pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
         // Any thread may be the reader (a main thread joining the one reading input); a
         // thread's own /proc entry answers for it, reached by its id as a process's is.
         let threads = if process.threads > 1 {
-            threads_of(pid)
+            numbered_entries(&format!("/proc/{pid}/task"))
         } else {
             vec![pid]
         };
@@ -145,13 +150,6 @@ pub(super) fn group_wait_on_tty(pgid: i32, tty: u64) -> TerminalWait {
         }
     }
     wait
-}
-
-fn threads_of(pid: i32) -> Vec<i32> {
-    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return vec![pid];
-    };
-    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
 }
 
 /// How one sleeping thread waits on the terminal `tty`.
