@@ -302,7 +302,24 @@ fn results_are_bounded_with_a_marker() {
             "[more results: stopped after 3 matching lines; narrow the pattern, path or glob, or raise limit]"
         )
     );
-    assert_eq!(content.text().lines().filter(|l| l.ends_with(":hit")).count(), 3);
+    assert_eq!(
+        content
+            .text()
+            .lines()
+            .filter(|l| l.ends_with(":hit"))
+            .collect::<Vec<_>>(),
+        ["f00.txt:1:hit", "f00.txt:2:hit", "f01.txt:1:hit"]
+    );
+    let counts = call(
+        &world,
+        "grep",
+        json!({"pattern": "hit", "output_mode": "count", "limit": 2}),
+    );
+    assert!(
+        counts.text().starts_with("f00.txt:2\nf01.txt:2\n[more results"),
+        "{}",
+        counts.text()
+    );
     let glob = call(&world, "glob", json!({"pattern": "*.txt", "limit": 29}));
     assert!(glob.text().contains("[more results"), "{}", glob.text());
     let all = call(&world, "glob", json!({"pattern": "*.txt", "limit": 30}));

@@ -137,7 +137,15 @@ pub(super) fn grep_tree(runtime: &Arc<Runtime>, root: &Path, n: u32) -> anyhow::
             text.len()
         );
     };
-    let argv = ["--no-config", "--json", "--regexp", GREP_PATTERN, "--"];
+    let argv = [
+        "--no-config",
+        "--json",
+        "--sort",
+        "path",
+        "--regexp",
+        GREP_PATTERN,
+        "--",
+    ];
     let native = || {
         let out = Command::new("rg").args(argv).arg(root).current_dir(root).output();
         assert!(out.is_ok_and(|o| o.status.success()), "rg failed");

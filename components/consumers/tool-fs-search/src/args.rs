@@ -118,6 +118,11 @@ pub fn grep_argv(args: &GrepArgs, scope: &Scope, glob: Option<&PathGlob>) -> Vec
         }
         OutputMode::Count => {}
     }
+    // Content and count stop reading at the limit, so the files they show are those ripgrep
+    // reports first: walked in path order (on one thread), the same files every time.
+    if args.output_mode != OutputMode::FilesWithMatches {
+        argv.extend(strings(&["--sort", "path"]));
+    }
     argv.push("--regexp".to_owned());
     argv.push(args.pattern.clone());
     push_scope(&mut argv, scope, glob);
@@ -154,6 +159,8 @@ mod tests {
                 "--ignore-case",
                 "--context",
                 "2",
+                "--sort",
+                "path",
                 "--regexp",
                 "--files",
                 "--type-add",

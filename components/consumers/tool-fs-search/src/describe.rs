@@ -39,7 +39,8 @@ hidden files and binary files are skipped, and symbolic links are not followed.
 matching lines as `path:line:text` (with `context` lines around them as `path-line-text`); \
 `count` gives `path:matching lines`.
 - Narrow the search with `path` and `glob` (e.g. `*.ts`).
-- Results are limited (default 100 files or lines); a last line says when there are more.";
+- Results are limited (default 100 files or lines), the first in path order; a last line says \
+when there are more.";
 
 const GREP_SCHEMA: &str = r#"{
   "type": "object",
