@@ -153,6 +153,14 @@ fn the_list_tells_a_shell_at_its_prompt_from_a_program_left_running() {
     assert!(eventually(Duration::from_secs(5), || state() == "idle"), "{}", state());
     expect_status(&agent.send(&id, "cat", None), "waiting for input");
     assert_eq!(state(), "waiting for input");
+    agent.call(
+        "terminal_signal",
+        serde_json::json!({"session_id": id, "signal": "INT"}),
+    );
+    assert!(eventually(Duration::from_secs(5), || state() == "idle"), "{}", state());
+    // The shell itself busy (a loop of builtins) holds the terminal as a program would.
+    expect_status(&agent.send(&id, "while :; do :; done", Some(300)), "still running");
+    assert_eq!(state(), "running a program");
     agent.close(&id);
 }
 

@@ -45,9 +45,11 @@ fn info(id: &str, record: &Record) -> SessionInfo {
         .as_ref()
         .and_then(|t| t.shell_cwd())
         .unwrap_or_else(|| record.cwd.clone());
+    // The shell holding the terminal is at its prompt only while it waits there: busy (a loop
+    // of builtins, or on its way back from a killed command) it takes no command yet.
     let foreground = match (&exit, terminal.map(|t| t.foreground())) {
         (Some(None), Some(Ok(f))) if f.waiting_for_input => ForegroundState::ReadingInput,
-        (Some(None), Some(Ok(f))) if !f.is_shell => ForegroundState::Program,
+        (Some(None), Some(Ok(f))) if !f.shell_waiting => ForegroundState::Program,
         _ => ForegroundState::Prompt,
     };
     SessionInfo {
