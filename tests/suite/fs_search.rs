@@ -112,6 +112,14 @@ fn a_glob_from_dot_or_dot_dot_finds_its_files() {
     );
     let filtered = call(&world, "grep", json!({"pattern": "needle", "glob": "./src/deep/*.rs"}));
     assert_eq!(filtered.text(), "src/deep/lib.rs");
+    // After a wildcard `..` would match no name a walk finds: said, not "No files matched".
+    for (tool, args) in [
+        ("glob", json!({"pattern": "src/*/../main.rs"})),
+        ("grep", json!({"pattern": "needle", "glob": "src/**/../*.rs"})),
+    ] {
+        let refused = call(&world, tool, args);
+        assert_eq!(code(&refused), Some("SEARCH_INVALID_PATTERN"), "{}", refused.text());
+    }
 }
 
 #[test]

@@ -31,6 +31,14 @@ impl PathGlob {
             None => (false, glob),
         };
         let relative = positive.strip_prefix('/').unwrap_or(positive);
+        // Leading `..`s were taken into the directory searched (`scope`); one after a wildcard
+        // would have to match a name, and no name found in a walk is `..`.
+        if relative.split('/').any(|part| part == "..") {
+            return Err(format!(
+                "`..` in glob {glob:?} comes after a wildcard, where it matches nothing: name the directory \
+                 without it (`src/*/../lib.rs` is `src/lib.rs`), or search that directory with `path`"
+            ));
+        }
         let anchored = relative.len() != positive.len() || relative.trim_end_matches('/').contains('/');
         let matcher = GlobBuilder::new(relative)
             .literal_separator(true)
@@ -109,6 +117,18 @@ mod tests {
 
     fn glob(g: &str) -> PathGlob {
         PathGlob::new(g).expect("a valid glob")
+    }
+
+    #[test]
+    fn a_parent_after_a_wildcard_is_refused_not_left_to_match_nothing() {
+        for g in ["src/*/../lib.rs", "**/../*.rs", "!a/*/../b"] {
+            let refused = PathGlob::new(g).err().unwrap_or_default();
+            assert!(refused.contains("comes after a wildcard"), "{g}: {refused}");
+        }
+        assert!(
+            PathGlob::new("src/..x/*.rs").is_ok(),
+            "a name starting with dots is a name"
+        );
     }
 
     #[test]
