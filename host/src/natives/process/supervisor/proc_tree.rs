@@ -17,7 +17,8 @@ const MAX_VISITS: usize = 65_536;
 const MAX_SIGNALLED: usize = 1024;
 
 /// Sends `signals`, in order, to every descendant of the calling process, parents first; with
-/// `once`, only to those it does not hold yet, which it then holds.
+/// `once`, only to those it does not hold yet, which it then holds unless they ignore the first
+/// signal: one started with it ignored (inherited) may stop ignoring it, and is asked again.
 ///
 /// A process's children are listed before it is signalled: once it dies they are reparented
 /// (to us) and would no longer be found under it in this round. Returns how many were signalled.
@@ -30,13 +31,18 @@ pub(super) fn signal_descendants(signals: &[c_int], mut once: Option<&mut Signal
         let Some(pid) = pending.pop() else { break };
         visits += 1;
         for_each_child(pid, |child| pending.push(child));
-        if once.as_deref_mut().is_some_and(|once| !once.first_time(pid)) {
+        if once.as_deref().is_some_and(|once| once.holds(pid)) {
             continue;
         }
         signalled += 1;
         for &signal in signals {
             // SAFETY: kill has no memory-safety preconditions.
             unsafe { libc::kill(pid, signal) };
+        }
+        if let Some(once) = once.as_deref_mut()
+            && !signals.first().is_some_and(|&first| ignores(pid, first))
+        {
+            once.remember(pid);
         }
     }
     signalled
@@ -58,18 +64,60 @@ impl Signalled {
         }
     }
 
-    /// Whether `pid` is new here, remembering it. Past [`MAX_SIGNALLED`] nothing more is
-    /// remembered and every pid counts as new: a second SIGTERM is better than none.
-    fn first_time(&mut self, pid: pid_t) -> bool {
-        if self.pids[..self.len].contains(&pid) {
-            return false;
-        }
+    fn holds(&self, pid: pid_t) -> bool {
+        self.pids[..self.len].contains(&pid)
+    }
+
+    /// Past [`MAX_SIGNALLED`] nothing more is remembered and every later pid counts as new: a
+    /// second SIGTERM is better than none.
+    fn remember(&mut self, pid: pid_t) {
         if let Some(slot) = self.pids.get_mut(self.len) {
             *slot = pid;
             self.len += 1;
         }
-        true
     }
+}
+
+/// Whether `pid` ignores `signal` now: its `SigIgn` mask in /proc/PID/status (read whole into
+/// a stack buffer; the supervisor does not allocate).
+fn ignores(pid: pid_t, signal: c_int) -> bool {
+    let mut path = ProcPath::new();
+    path.push(b"/proc/");
+    path.push_number(pid);
+    path.push(b"/status");
+    let Some(file) = path.open(libc::O_RDONLY) else {
+        return false;
+    };
+    let mut status = [0u8; 4096];
+    let mut filled = 0;
+    while let Some(free) = status.get_mut(filled..).filter(|free| !free.is_empty()) {
+        // SAFETY: the buffer pointer and length describe `free`.
+        let read = unsafe { libc::read(file.0, free.as_mut_ptr().cast(), free.len()) };
+        match usize::try_from(read) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(_) if sys::errno() == libc::EINTR => {}
+            Err(_) => return false,
+        }
+    }
+    signal_mask(status.get(..filled).unwrap_or_default(), b"SigIgn:")
+        .is_some_and(|mask| (1..=64).contains(&signal) && mask & (1 << (signal - 1)) != 0)
+}
+
+/// The hexadecimal signal mask on the line of /proc/PID/status that starts with `field`.
+fn signal_mask(status: &[u8], field: &[u8]) -> Option<u64> {
+    let line = status
+        .split(|&b| b == b'\n')
+        .find_map(|line| line.strip_prefix(field))?;
+    let mut mask: u64 = 0;
+    let mut digits = 0;
+    for &b in line.trim_ascii() {
+        mask = mask
+            .checked_mul(16)?
+            .checked_add(u64::from(char::from(b).to_digit(16)?))?;
+        digits += 1;
+    }
+    (digits > 0).then_some(mask)
 }
 
 /// A fixed-capacity stack of pids; pushes beyond capacity are dropped (see [`MAX_PENDING`]).
@@ -294,11 +342,21 @@ mod tests {
     }
 
     #[test]
-    fn a_process_is_signalled_once() {
+    fn a_process_is_held_once_remembered() {
         let mut once = Signalled::new();
-        assert!(once.first_time(10));
-        assert!(!once.first_time(10));
-        assert!(once.first_time(11));
+        assert!(!once.holds(10));
+        once.remember(10);
+        assert!(once.holds(10) && !once.holds(11));
+    }
+
+    #[test]
+    fn the_ignored_signals_are_read_from_the_status_mask() {
+        let status = b"Name:\tsleep\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000004006\nSigCgt:\t0\n";
+        assert_eq!(signal_mask(status, b"SigIgn:"), Some(0x4006));
+        assert_eq!(signal_mask(b"SigIgn:\t\n", b"SigIgn:"), None);
+        // This process's own mask: SIGPIPE ignored (the Rust runtime's default), SIGTERM not.
+        let own = sys::own_pid();
+        assert!(ignores(own, libc::SIGPIPE) && !ignores(own, libc::SIGTERM));
     }
 
     #[test]

@@ -118,6 +118,26 @@ fn a_process_started_during_the_grace_is_asked_to_stop_too() {
 }
 
 #[test]
+fn a_process_that_ignored_sigterm_when_asked_is_asked_again() {
+    // Started during the grace with SIGTERM ignored (inherited), the child restores the default
+    // later: a later round's SIGTERM ends it, and the program's own exit ends the tree.
+    let script = "python3 -c 'import signal,subprocess,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); \
+                  time.sleep(0.3); subprocess.run([\"python3\", \"-c\", \"import signal,time; time.sleep(0.5); \
+                  signal.signal(signal.SIGTERM, signal.SIG_DFL); time.sleep(30)\"]); exit(7)'";
+    let mut spec = bash(script);
+    spec.grace = Duration::from_secs(20);
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    assert_eq!(process.terminate(), exited(7));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
 fn terminate_wakes_a_stopped_program_so_it_can_exit_gracefully() {
     let marker = marker(306);
     let mut spec = bash(&format!("/usr/bin/sleep {marker} & kill -STOP $$; wait"));
