@@ -371,6 +371,38 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     assert_eq!(answers[&4]["result"], json!({}), "{}", answers[&4]);
 }
 
+/// A notification before `initialize` asks for nothing and does not end the session: it is
+/// dropped, and the session starts with the request.
+#[test]
+fn a_notification_before_initialize_is_dropped_and_the_session_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = raw_server(dir.path());
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    for early in [
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 0, "method": "ping"}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        raw_initialize(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "bash", "arguments": {"command": "echo started"}}}),
+    ] {
+        writeln!(stdin, "{early}").unwrap();
+    }
+    let mut answer = || serde_json::from_str::<Value>(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(answer()["id"], 0);
+    assert_eq!(answer()["id"], 1);
+    let call = answer();
+    assert_eq!(
+        (call["id"].as_u64(), text(&call["result"])),
+        (Some(2), "started"),
+        "{call}"
+    );
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}
+
 /// A write as large as the file tools take arrives whole and is answered: the transport's own
 /// bound on a message (16 MiB) would drop it unanswered.
 #[test]

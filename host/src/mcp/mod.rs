@@ -10,6 +10,7 @@ mod asker;
 mod calls;
 mod client_gone;
 mod convert;
+mod opening;
 mod progress;
 mod server;
 mod swaps;
@@ -59,8 +60,9 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
         // the blocking pool: one thread hop less per message.
         let (stdin, stdout) = rmcp::transport::stdio_pipes();
         let stdin = client_gone::CancelOnEof::new(stdin, watching_stdin);
-        let transport =
-            rmcp::transport::async_rw::AsyncRwTransport::new(stdin, stdout).with_max_line_length(MAX_MESSAGE_BYTES);
+        let transport = opening::Opening::new(
+            rmcp::transport::async_rw::AsyncRwTransport::new(stdin, stdout).with_max_line_length(MAX_MESSAGE_BYTES),
+        );
         let service = server
             .serve(transport)
             .await
