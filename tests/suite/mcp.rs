@@ -371,6 +371,35 @@ fn malformed_params_are_invalid_params_unknown_methods_are_not_found_and_garbage
     assert_eq!(answers[&4]["result"], json!({}), "{}", answers[&4]);
 }
 
+/// No request goes unanswered: one that is JSON but no message seam knows gets -32600 under
+/// its own id, and a lone UTF-16 surrogate in a string (a JavaScript string cut inside an
+/// emoji) is read as U+FFFD instead of making the whole request unreadable.
+#[test]
+fn an_unreadable_request_is_answered_under_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = raw_server(dir.path());
+    let (mut stdin, mut lines) = raw_session(&mut server, raw_initialize());
+    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 2, "method": 7})).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {{"name": "bash", "arguments": {{"command": "echo 'cut \ud83d here'"}}}}}}"#
+    )
+    .unwrap();
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 2 {
+        let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        answers.insert(answer["id"].as_u64().unwrap(), answer);
+    }
+    drop(stdin);
+    server.wait().unwrap();
+    assert_eq!(answers[&2]["error"]["code"], -32600, "{}", answers[&2]);
+    assert!(
+        text(&answers[&3]["result"]).starts_with("cut \u{fffd} here"),
+        "{}",
+        answers[&3]
+    );
+}
+
 /// A notification before `initialize` asks for nothing and does not end the session: it is
 /// dropped, and the session starts with the request.
 #[test]

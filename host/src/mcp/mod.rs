@@ -10,6 +10,7 @@ mod asker;
 mod calls;
 mod client_gone;
 mod convert;
+mod lines;
 mod opening;
 mod progress;
 mod server;
@@ -27,8 +28,8 @@ use std::time::Duration;
 /// How long in-flight calls get to wind down once the client has gone: their processes are
 /// terminated first, so this only bounds a lane stuck in guest code.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
-/// The longest message read from the client. The transport drops a longer one unanswered (it
-/// cannot know its id), so this is set well above what a tool takes: a 32 MiB file written
+/// The longest message read from the client. A longer one is dropped unanswered (its id is
+/// not known), so this is set well above what a tool takes: a 32 MiB file written
 /// back with every byte escaped still fits.
 const MAX_MESSAGE_BYTES: usize = 96 << 20;
 
@@ -60,9 +61,7 @@ pub fn serve_stdio(world: Arc<LiveWorld>) -> Result<(), ServeError> {
         // the blocking pool: one thread hop less per message.
         let (stdin, stdout) = rmcp::transport::stdio_pipes();
         let stdin = client_gone::CancelOnEof::new(stdin, watching_stdin);
-        let transport = opening::Opening::new(
-            rmcp::transport::async_rw::AsyncRwTransport::new(stdin, stdout).with_max_line_length(MAX_MESSAGE_BYTES),
-        );
+        let transport = opening::Opening::new(lines::Lines::new(stdin, stdout, MAX_MESSAGE_BYTES));
         let service = server
             .serve(transport)
             .await
