@@ -139,6 +139,34 @@ fn long_output_keeps_head_and_tail_and_spills_the_rest() {
     assert!(spilled.starts_with("FIRST\n") && spilled.ends_with("200000\nLAST\n"));
 }
 
+/// Past max_spill_bytes the spill file holds the first bytes only, and the notice says how
+/// many of how many, not "full output".
+#[test]
+fn a_spill_cut_at_its_cap_says_how_much_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = world(
+        "tools = [\"tool-bash\"]\n[providers]\nsubprocess = \"subprocess-local\"\nshell = \"bash-local\"\n\
+         jobs = \"jobs-local\"\npolicy = \"sandbox-policy\"\napproval = \"approval-never\"\n\
+         [config.bash-local]\nmax_spill_bytes = 100000\n",
+        dir.path(),
+    );
+    let text = bash(&world, "seq 1 200000").text();
+    let total: usize = (1..=200000).map(|n: u32| n.to_string().len() + 1).sum();
+    let notice = text
+        .lines()
+        .find(|l| l.contains("bytes truncated"))
+        .expect("a truncation notice");
+    let shown = format!("the first 100000 of {total} bytes of output: ");
+    let path = notice
+        .split(&shown)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{notice}"))
+        .trim_end_matches("] ...");
+    let spilled = std::fs::read(path).expect("the spill file exists");
+    assert_eq!(spilled.len(), 100_000);
+    assert!(spilled.starts_with(b"1\n2\n3\n"));
+}
+
 #[test]
 fn background_children_do_not_hold_the_call_and_do_not_survive_it() {
     let dir = tempfile::tempdir().unwrap();

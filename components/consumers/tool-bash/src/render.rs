@@ -72,6 +72,10 @@ fn output(output: &Output, binary: bool) -> String {
 fn truncation_notice(output: &Output) -> String {
     let dropped = output.dropped_bytes;
     match &output.spill_path {
+        Some(path) if output.spilled_bytes < output.total_bytes => format!(
+            "... [{dropped} bytes truncated; the first {} of {} bytes of output: {path}] ...",
+            output.spilled_bytes, output.total_bytes
+        ),
         Some(path) => format!("... [{dropped} bytes truncated; full output: {path}] ..."),
         None => format!("... [{dropped} bytes truncated; full output was not saved] ..."),
     }
@@ -114,6 +118,7 @@ mod tests {
             tail: tail.into(),
             total_bytes,
             dropped_bytes,
+            spilled_bytes: if spill_path.is_some() { total_bytes } else { 0 },
             spill_path: spill_path.map(Into::into),
         }
     }
@@ -211,6 +216,16 @@ mod tests {
         assert_eq!(
             run_result(&long, 1000),
             "first\nfir\n... [1234 bytes truncated; full output: /tmp/out.log] ...\nst\nlast"
+        );
+    }
+
+    #[test]
+    fn a_spill_file_that_holds_only_the_first_bytes_says_so() {
+        let mut past_the_cap = output("a\n", "z\n", 96, Some("/tmp/out.log"));
+        past_the_cap.spilled_bytes = 64;
+        assert_eq!(
+            run_result(&result(past_the_cap, Some(0), None, false), 1000),
+            "a\n... [96 bytes truncated; the first 64 of 100 bytes of output: /tmp/out.log] ...\nz"
         );
     }
 

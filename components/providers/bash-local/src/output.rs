@@ -9,8 +9,9 @@ use crate::errors;
 
 const READ_CHUNK_BYTES: u32 = 256 * 1024;
 
-/// Head, tail and spill path of stdout (stderr is merged into it).
-pub fn read(process: &Process) -> Result<Output, Error> {
+/// Head, tail and spill path of stdout (stderr is merged into it), spilled up to `spill_cap`
+/// bytes (the spawn's max-spill-bytes).
+pub fn read(process: &Process, spill_cap: u64) -> Result<Output, Error> {
     // Reading from offset 0 starts at the retained window, so its start is where the tail begins.
     let first = read_chunk(process, 0)?;
     let mut tail_start = first.start;
@@ -44,6 +45,13 @@ pub fn read(process: &Process) -> Result<Output, Error> {
         tail: bounded.tail,
         total_bytes: bounded.total_bytes,
         dropped_bytes: bounded.dropped_bytes,
+        // The stream is held whole until it spills, and then written to the file from its
+        // first byte: the file holds the first bytes, up to the cap.
+        spilled_bytes: if spill_path.is_some() {
+            bounded.total_bytes.min(spill_cap)
+        } else {
+            0
+        },
         spill_path,
     })
 }
@@ -56,6 +64,7 @@ pub fn empty() -> Output {
         total_bytes: 0,
         dropped_bytes: 0,
         spill_path: None,
+        spilled_bytes: 0,
     }
 }
 
