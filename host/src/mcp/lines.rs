@@ -180,7 +180,7 @@ fn parse(line: &mut [u8]) -> Parsed {
     Parsed::Answer(answer)
 }
 
-/// Replaces each `\uXXXX` escape of a UTF-16 surrogate without its other half by `\uFFFD`, in
+/// Replaces each `\u` escape of a UTF-16 surrogate without its other half by `\uFFFD`, in
 /// place (the same length). Returns whether one was found.
 fn mend_lone_surrogates(json: &mut [u8]) -> bool {
     let unit = |json: &[u8], at: usize| {
