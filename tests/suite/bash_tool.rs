@@ -19,6 +19,21 @@ fn runs_a_command_and_reports_the_exit_code() {
     assert_eq!(ok.text(), "done");
 }
 
+/// The "not all text" note follows bytes that really were not UTF-8, not a U+FFFD the command
+/// printed as text.
+#[test]
+fn only_output_that_is_not_utf8_is_called_not_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = default_world(dir.path());
+    let printed = bash(&world, r"printf 'caf\xef\xbf\xbd\n'");
+    assert_eq!(printed.text(), "caf\u{fffd}");
+    let latin1 = bash(&world, r"printf 'caf\xe9\n'").text();
+    assert!(
+        latin1.starts_with("caf\u{fffd}\n[the output is not all text"),
+        "{latin1}"
+    );
+}
+
 #[test]
 fn workdir_defaults_to_the_session_cwd_and_resolves_relative_paths() {
     let dir = tempfile::tempdir().unwrap();

@@ -20,7 +20,7 @@ pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
     // replaced it) can be a legacy encoding in text, which is still drawn as a terminal would.
     let binary = holds(&result.output, &['\0']);
     let mut text = output(&result.output, binary);
-    if binary || holds(&result.output, &['\u{fffd}']) {
+    if binary || result.output.replaced {
         text.push('\n');
         text.push_str(NOT_TEXT);
     }
@@ -120,6 +120,7 @@ mod tests {
             dropped_bytes,
             spilled_bytes: if spill_path.is_some() { total_bytes } else { 0 },
             spill_path: spill_path.map(Into::into),
+            replaced: false,
         }
     }
 
@@ -192,8 +193,14 @@ mod tests {
 
     #[test]
     fn text_with_a_byte_that_is_not_utf8_is_still_drawn() {
-        let latin1 = exited("caf\u{fffd} \u{1b}[31mred\u{1b}[0m\n50%\r100%\n", 0);
+        let mut latin1 = exited("caf\u{fffd} \u{1b}[31mred\u{1b}[0m\n50%\r100%\n", 0);
+        latin1.output.replaced = true;
         assert_eq!(run_result(&latin1, 1000), format!("caf\u{fffd} red\n100%\n{NOT_TEXT}"));
+    }
+
+    #[test]
+    fn a_replacement_character_the_command_printed_is_text() {
+        assert_eq!(run_result(&exited("caf\u{fffd}\n", 0), 1000), "caf\u{fffd}");
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub fn read(process: &Process, spill_cap: u64) -> Result<Output, Error> {
             0
         },
         spill_path,
+        replaced: bounded.replaced,
     })
 }
 
@@ -65,6 +66,7 @@ pub fn empty() -> Output {
         dropped_bytes: 0,
         spill_path: None,
         spilled_bytes: 0,
+        replaced: false,
     }
 }
 

@@ -24,6 +24,8 @@ pub struct Bounded {
     pub total_bytes: u64,
     /// Bytes in neither `head` nor `tail`.
     pub dropped_bytes: u64,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD.
+    pub replaced: bool,
 }
 
 impl Retained {
@@ -37,23 +39,36 @@ impl Retained {
             let mut whole = Vec::with_capacity(head.len() + self.tail.len());
             whole.extend_from_slice(head);
             whole.extend_from_slice(&self.tail);
+            let (tail, replaced) = text(&whole);
             return Bounded {
                 head: String::new(),
-                tail: String::from_utf8_lossy(&whole).into_owned(),
+                tail,
                 total_bytes,
                 dropped_bytes: 0,
+                replaced,
             };
         }
 
         // A gap: characters cut in half at its edges are dropped with it, not shown as U+FFFD.
         let head = without_cut_char_at_end(head);
         let tail = without_cut_char_at_start(&self.tail);
+        let dropped_bytes = total_bytes - len(head) - len(tail);
+        let ((head, head_replaced), (tail, tail_replaced)) = (text(head), text(tail));
         Bounded {
-            head: String::from_utf8_lossy(head).into_owned(),
-            tail: String::from_utf8_lossy(tail).into_owned(),
+            head,
+            tail,
             total_bytes,
-            dropped_bytes: total_bytes - len(head) - len(tail),
+            dropped_bytes,
+            replaced: head_replaced || tail_replaced,
         }
+    }
+}
+
+/// `bytes` as text, and whether any were not UTF-8 (and were replaced with U+FFFD).
+fn text(bytes: &[u8]) -> (String, bool) {
+    match String::from_utf8_lossy(bytes) {
+        std::borrow::Cow::Borrowed(valid) => (valid.to_owned(), false),
+        std::borrow::Cow::Owned(replaced) => (replaced, true),
     }
 }
 
@@ -113,7 +128,8 @@ mod tests {
                 head: "".into(),
                 tail: "hello".into(),
                 total_bytes: 5,
-                dropped_bytes: 0
+                dropped_bytes: 0,
+                replaced: false,
             }
         );
     }
@@ -145,7 +161,8 @@ mod tests {
                 head: "0123".into(),
                 tail: "abcd".into(),
                 total_bytes: 14,
-                dropped_bytes: 6
+                dropped_bytes: 6,
+                replaced: false,
             }
         );
     }
@@ -186,5 +203,19 @@ mod tests {
         }
         .into_bounded();
         assert_eq!(view.tail, "a\u{fffd}b");
+        assert!(view.replaced);
+    }
+
+    #[test]
+    fn a_replacement_character_printed_as_text_is_no_replacement() {
+        let view = retained("", 0, "a\u{fffd}b").into_bounded();
+        assert_eq!((view.tail.as_str(), view.replaced), ("a\u{fffd}b", false));
+        let gap = Retained {
+            head: b"\xffa".to_vec(),
+            tail_start: 10,
+            tail: "\u{fffd}".into(),
+        }
+        .into_bounded();
+        assert!(gap.replaced, "a byte replaced in the head counts");
     }
 }
