@@ -151,6 +151,7 @@ impl wit::HostChild for Lane {
             next: c.next,
             lossy: c.lossy,
             spill_path: c.spill_path.map(|p| p.display().to_string()),
+            spilled_bytes: c.spilled_bytes,
             eof: c.eof,
         }))
     }

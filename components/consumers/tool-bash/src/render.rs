@@ -71,7 +71,7 @@ fn output(output: &Output, binary: bool) -> String {
 
 fn truncation_notice(output: &Output) -> String {
     let dropped = output.dropped_bytes;
-    match &output.spill_path {
+    match output.spill_path.as_ref().filter(|_| output.spilled_bytes > 0) {
         Some(path) if output.spilled_bytes < output.total_bytes => format!(
             "... [{dropped} bytes truncated; the first {} of {} bytes of output: {path}] ...",
             output.spilled_bytes, output.total_bytes
@@ -233,6 +233,16 @@ mod tests {
         assert_eq!(
             run_result(&result(past_the_cap, Some(0), None, false), 1000),
             "a\n... [96 bytes truncated; the first 64 of 100 bytes of output: /tmp/out.log] ...\nz"
+        );
+    }
+
+    #[test]
+    fn a_spill_file_that_could_not_be_written_is_not_offered() {
+        let mut empty_file = output("a\n", "z\n", 96, Some("/tmp/out.log"));
+        empty_file.spilled_bytes = 0;
+        assert_eq!(
+            run_result(&result(empty_file, Some(0), None, false), 1000),
+            "a\n... [96 bytes truncated; full output was not saved] ...\nz"
         );
     }
 

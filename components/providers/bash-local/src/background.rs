@@ -14,17 +14,13 @@ pub struct BashBackground {
     process: Process,
     /// When this handle was made: durations of an attached command count from the attach.
     started: Instant,
-    /// The most output the spill file holds (the spawn's max-spill-bytes, or the configured
-    /// one for an attached command).
-    spill_cap: u64,
 }
 
 impl BashBackground {
-    pub fn new(process: Process, spill_cap: u64) -> Self {
+    pub fn new(process: Process) -> Self {
         Self {
             process,
             started: Instant::now(),
-            spill_cap,
         }
     }
 
@@ -32,7 +28,7 @@ impl BashBackground {
     /// empty; it can still be read with `read-from`.
     fn result(&self, outcome: Outcome, cause: Cause) -> RunResult {
         let ended = Ended::now(outcome, cause, self.started);
-        ended.with_output(output::read(&self.process, self.spill_cap).unwrap_or_else(|_| output::empty()))
+        ended.with_output(output::read(&self.process).unwrap_or_else(|_| output::empty()))
     }
 }
 

@@ -60,22 +60,19 @@ impl Guest for BashLocal {
             Some(outcome) => Ended::now(outcome, Cause::Finished, started),
             None => Ended::now(process.terminate(), Cause::TimedOut, started),
         };
-        Ok(ended.with_output(output::read(&process, spec.max_spill_bytes)?))
+        Ok(ended.with_output(output::read(&process)?))
     }
 
     fn start(spec: Spec) -> Result<Background, Error> {
         let config = Config::load()?;
         spec::check_command(&spec)?;
         let process = launch::spawn(&spec, &config)?;
-        Ok(Background::new(BashBackground::new(process, spec.max_spill_bytes)))
+        Ok(Background::new(BashBackground::new(process)))
     }
 
     fn attach(id: u64) -> Result<Background, Error> {
         let process = subprocess::attach(id).map_err(errors::from_subprocess)?;
-        Ok(Background::new(BashBackground::new(
-            process,
-            Config::load()?.max_spill_bytes,
-        )))
+        Ok(Background::new(BashBackground::new(process)))
     }
 
     fn confines() -> bool {

@@ -9,14 +9,14 @@ use crate::errors;
 
 const READ_CHUNK_BYTES: u32 = 256 * 1024;
 
-/// Head, tail and spill path of stdout (stderr is merged into it), spilled up to `spill_cap`
-/// bytes (the spawn's max-spill-bytes).
-pub fn read(process: &Process, spill_cap: u64) -> Result<Output, Error> {
+/// Head, tail and spill file of stdout (stderr is merged into it).
+pub fn read(process: &Process) -> Result<Output, Error> {
     // Reading from offset 0 starts at the retained window, so its start is where the tail begins.
     let first = read_chunk(process, 0)?;
     let mut tail_start = first.start;
     let mut tail = first.data;
     let mut spill_path = first.spill_path;
+    let mut spilled_bytes = first.spilled_bytes;
     let (mut next, mut eof) = (first.next, first.eof);
 
     while !eof {
@@ -31,6 +31,7 @@ pub fn read(process: &Process, spill_cap: u64) -> Result<Output, Error> {
         }
         tail.extend_from_slice(&chunk.data);
         spill_path = spill_path.or(chunk.spill_path);
+        spilled_bytes = chunk.spilled_bytes;
         (next, eof) = (chunk.next, chunk.eof);
     }
 
@@ -45,13 +46,7 @@ pub fn read(process: &Process, spill_cap: u64) -> Result<Output, Error> {
         tail: bounded.tail,
         total_bytes: bounded.total_bytes,
         dropped_bytes: bounded.dropped_bytes,
-        // The stream is held whole until it spills, and then written to the file from its
-        // first byte: the file holds the first bytes, up to the cap.
-        spilled_bytes: if spill_path.is_some() {
-            bounded.total_bytes.min(spill_cap)
-        } else {
-            0
-        },
+        spilled_bytes,
         spill_path,
         replaced: bounded.replaced,
     })

@@ -74,7 +74,7 @@ impl Guest for BashSandbox {
             Some(outcome) => Ended::now(outcome, Cause::Finished, started),
             None => Ended::now(process.terminate(), Cause::TimedOut, started),
         };
-        let result = ended.with_output(output::read(process, spec.max_spill_bytes)?);
+        let result = ended.with_output(output::read(process)?);
         match &launched.confined {
             Some(confined) => settle::settle(confined, result),
             None => Ok(result),
@@ -85,18 +85,12 @@ impl Guest for BashSandbox {
         let config = Config::load()?;
         spec::check_command(&spec)?;
         let launched = launch::spawn(&spec, &config)?;
-        Ok(Background::new(BashBackground::new(
-            launched.process,
-            spec.max_spill_bytes,
-        )))
+        Ok(Background::new(BashBackground::new(launched.process)))
     }
 
     fn attach(id: u64) -> Result<Background, Error> {
         let process = subprocess::attach(id).map_err(errors::from_subprocess)?;
-        Ok(Background::new(BashBackground::new(
-            process,
-            Config::load()?.max_spill_bytes,
-        )))
+        Ok(Background::new(BashBackground::new(process)))
     }
 
     fn confines() -> bool {

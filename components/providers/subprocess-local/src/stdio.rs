@@ -65,6 +65,7 @@ impl From<host::Chunk> for Chunk {
             next: chunk.next,
             lossy: chunk.lossy,
             spill_path: chunk.spill_path,
+            spilled_bytes: chunk.spilled_bytes,
             eof: chunk.eof,
         }
     }

@@ -39,6 +39,7 @@ impl GuestTerminal for LocalTerminal {
             lossy: c.lossy,
             // The scrollback is memory only: what slid out is gone.
             spill_path: None,
+            spilled_bytes: 0,
             eof: c.eof,
         })
     }

@@ -34,6 +34,9 @@ pub struct Chunk {
     pub lossy: bool,
     /// Where the whole stream can be read instead, when `lossy` and the stream is spilled.
     pub spill_path: Option<PathBuf>,
+    /// How many of the stream's first bytes are in its spill file so far (0 without one): all
+    /// of them, unless the stream outgrew the cap or a write to the file failed.
+    pub spilled_bytes: u64,
     /// The stream has ended and everything up to `next` was returned.
     pub eof: bool,
 }
@@ -49,6 +52,8 @@ struct CollectState {
     head_limit: usize,
     tail: TailWindow,
     total: u64,
+    /// Bytes written to the spill file.
+    spilled: u64,
     ended: bool,
 }
 
@@ -60,6 +65,7 @@ impl CollectBuffer {
                 head_limit: spec.head_bytes,
                 tail: TailWindow::new(spec.tail_bytes),
                 total: 0,
+                spilled: 0,
                 ended: false,
             }),
             spill_path: OnceLock::new(),
@@ -99,6 +105,7 @@ impl CollectBuffer {
         Chunk {
             eof: state.ended && next == state.total,
             spill_path: if lossy { self.spill_path.get().cloned() } else { None },
+            spilled_bytes: state.spilled,
             data,
             start,
             next,
@@ -106,8 +113,10 @@ impl CollectBuffer {
         }
     }
 
-    fn append(&self, data: &[u8]) {
+    /// `data` appended; the spill file now holds `spilled` bytes.
+    fn append(&self, data: &[u8], spilled: u64) {
         let mut state = self.lock();
+        state.spilled = spilled;
         let head_room = state.head_limit.saturating_sub(state.head.len());
         let head_part = &data[..head_room.min(data.len())];
         state.head.extend_from_slice(head_part);
@@ -166,7 +175,11 @@ impl Drain {
                 let data = &chunk[..n];
                 // Spill first: whoever sees bytes in memory can also find them in the file.
                 self.spill(data);
-                self.buffer.append(data);
+                let spilled = match &self.spill {
+                    Spill::On(writer) => writer.written(),
+                    Spill::Off | Spill::Pending { .. } => 0,
+                };
+                self.buffer.append(data, spilled);
                 return true;
             }
             Err(err) if err.kind() == io::ErrorKind::Interrupted => return true,
@@ -250,8 +263,8 @@ mod tests {
     #[test]
     fn head_and_tail_bound_memory() {
         let collected = buffer(4, 6);
-        collected.append(b"0123456789");
-        collected.append(b"abc");
+        collected.append(b"0123456789", 0);
+        collected.append(b"abc", 0);
         assert_eq!(collected.head(), b"0123");
         assert_eq!(collected.total_bytes(), 13);
         let chunk = collected.read_from(7, 100);
@@ -265,7 +278,7 @@ mod tests {
     #[test]
     fn offsets_before_the_window_are_lossy() {
         let collected = buffer(0, 4);
-        collected.append(b"0123456789");
+        collected.append(b"0123456789", 0);
         collected.finish();
         let chunk = collected.read_from(2, 3);
         assert_eq!((chunk.data.as_slice(), chunk.start, chunk.next), (&b"678"[..], 6, 9));
@@ -279,7 +292,7 @@ mod tests {
     #[test]
     fn offsets_past_the_end_read_nothing() {
         let collected = buffer(0, 4);
-        collected.append(b"ab");
+        collected.append(b"ab", 0);
         let chunk = collected.read_from(10, 4);
         assert_eq!((chunk.start, chunk.next, chunk.data.len()), (2, 2, 0));
     }

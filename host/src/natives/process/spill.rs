@@ -174,6 +174,7 @@ pub(super) struct SpillWriter {
     /// `None` once the cap is reached or a write failed.
     file: Option<File>,
     remaining: u64,
+    written: u64,
 }
 
 impl SpillWriter {
@@ -189,6 +190,7 @@ impl SpillWriter {
             path,
             file: (limit > 0).then_some(file),
             remaining: limit,
+            written: 0,
         })
     }
 
@@ -196,19 +198,68 @@ impl SpillWriter {
         &self.path
     }
 
+    /// The bytes the file holds: the stream's first ones.
+    pub(super) fn written(&self) -> u64 {
+        self.written
+    }
+
     pub(super) fn write(&mut self, data: &[u8]) {
         let Some(file) = self.file.as_mut() else {
             return;
         };
         let take = usize::try_from(self.remaining).map_or(data.len(), |left| left.min(data.len()));
-        if let Err(err) = file.write_all(&data[..take]) {
-            tracing::warn!(path = %self.path.display(), error = %err, "spill file write failed; spilling stopped");
-            self.file = None;
-            return;
+        // Written piece by piece, not with `write_all`: a full disk can take part of the data,
+        // and the count must say how much of the stream the file really holds.
+        let mut rest = &data[..take];
+        while !rest.is_empty() {
+            match file.write(rest) {
+                Ok(0) => {
+                    self.stop(&io::Error::from(io::ErrorKind::WriteZero));
+                    return;
+                }
+                Ok(n) => {
+                    self.written += n as u64;
+                    self.remaining -= n as u64;
+                    rest = &rest[n..];
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.stop(&err);
+                    return;
+                }
+            }
         }
-        self.remaining -= take as u64;
         if self.remaining == 0 {
             self.file = None;
         }
+    }
+
+    fn stop(&mut self, err: &io::Error) {
+        tracing::warn!(path = %self.path.display(), error = %err, "spill file write failed; spilling stopped");
+        self.file = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpillWriter;
+    use std::fs::OpenOptions;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_file_that_takes_no_more_counts_only_what_it_took() {
+        // Every write to /dev/full fails with ENOSPC, as on a full disk.
+        let full = OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let mut writer = SpillWriter {
+            path: PathBuf::from("/dev/full"),
+            file: Some(full),
+            remaining: 100,
+            written: 0,
+        };
+        writer.write(b"0123456789");
+        assert_eq!(writer.written(), 0);
+        assert!(writer.file.is_none(), "spilling stops after a failed write");
+        writer.write(b"more");
+        assert_eq!(writer.written(), 0);
     }
 }

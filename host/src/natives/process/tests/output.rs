@@ -40,6 +40,7 @@ fn tail_window_slides_and_head_is_kept() {
     assert_eq!(chunk.start, total - 100);
     assert_eq!(chunk.data, &expected[expected.len() - 100..]);
     assert_eq!((chunk.next, chunk.eof, chunk.spill_path), (total, true, None));
+    assert_eq!(chunk.spilled_bytes, 0);
 }
 
 #[test]
@@ -66,6 +67,7 @@ fn lossy_reads_point_to_a_private_spill_file_with_the_whole_stream() {
     let spill = chunk.spill_path.expect("lossy read names the spill file");
     assert_eq!(process.spill_path(Stream::Stdout).as_deref(), Some(spill.as_path()));
     assert_eq!(fs::read(&spill).expect("spill contents"), expected);
+    assert_eq!(chunk.spilled_bytes, expected.len() as u64);
     assert_eq!(mode_of(&spill), 0o600);
     let dir = spill.parent().expect("spill dir");
     assert_eq!(mode_of(dir), 0o700);
@@ -85,6 +87,11 @@ fn spill_file_respects_its_cap() {
     let spill = process.spill_path(Stream::Stdout).expect("spilled");
     assert_eq!(fs::read(&spill).expect("spill contents"), &expected[..1000]);
     assert_eq!(process.total_bytes(Stream::Stdout), expected.len() as u64);
+    let chunk = process.read_from(Stream::Stdout, 0, 10).expect("read");
+    assert_eq!(
+        chunk.spilled_bytes, 1000,
+        "the file holds the first 1000 bytes, not all"
+    );
     fs::remove_dir_all(spill.parent().expect("spill dir")).expect("clean up spill dir");
 }
 
