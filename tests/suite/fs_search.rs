@@ -415,3 +415,38 @@ fn content_with_wide_context_is_bounded_in_bytes() {
         &found.text()[found.text().len() - 200..]
     );
 }
+
+/// A name that is not UTF-8 is shown with U+FFFD and a note that only bash can name it; the
+/// file tools, given the name as shown, say the same.
+#[test]
+fn a_name_that_is_not_utf8_is_shown_with_what_to_do() {
+    use std::os::unix::ffi::OsStrExt;
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join(std::ffi::OsStr::from_bytes(b"caf\xe9.txt")), "needle\n").unwrap();
+    std::fs::write(ws.join("plain.txt"), "needle \u{fffd}\n").unwrap();
+    let world = default_world(&ws);
+    let note = "[a path shown with \u{fffd} has a name that is not UTF-8";
+    let listed = call(&world, "glob", json!({"pattern": "*.txt"})).text();
+    assert!(listed.starts_with("caf\u{fffd}.txt\nplain.txt\n"), "{listed}");
+    assert!(listed.contains(note), "{listed}");
+    for mode in ["content", "files_with_matches", "count"] {
+        let found = call(&world, "grep", json!({"pattern": "needle", "output_mode": mode})).text();
+        assert!(
+            found.contains("caf\u{fffd}.txt") && found.contains(note),
+            "{mode}: {found}"
+        );
+    }
+    let plain = call(
+        &world,
+        "grep",
+        json!({"pattern": "needle", "glob": "plain*", "output_mode": "content"}),
+    )
+    .text();
+    assert!(!plain.contains(note), "a U+FFFD in a line is no name: {plain}");
+    let read = call(&world, "read", json!({"file_path": "caf\u{fffd}.txt"}));
+    assert_eq!(read.code.as_deref(), Some("FS_NOT_FOUND"), "{read:?}");
+    assert!(
+        read.text().contains("not UTF-8") && read.text().contains("use bash"),
+        "{read:?}"
+    );
+}

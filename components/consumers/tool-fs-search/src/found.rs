@@ -262,6 +262,16 @@ impl Found {
         self.taken == 0
     }
 
+    /// Whether a path shown holds U+FFFD: ripgrep's name that was not UTF-8, shown lossily (a
+    /// name with a real U+FFFD in it is left to this too: nobody names files so).
+    pub fn shows_names_not_utf8(&self) -> bool {
+        let replaced = |path: &String| path.contains('\u{fffd}');
+        match self.mode {
+            Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches) => self.smallest.iter().any(replaced),
+            Mode::Grep(_) => self.files.iter().any(|(path, entry)| entry.counted && replaced(path)),
+        }
+    }
+
     /// The results as text, sorted by path.
     pub fn render(&self) -> String {
         if matches!(self.mode, Mode::Paths | Mode::Grep(OutputMode::FilesWithMatches)) {

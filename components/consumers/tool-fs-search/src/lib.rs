@@ -178,6 +178,9 @@ fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_gues
     } else {
         found.render()
     };
+    if found.shows_names_not_utf8() {
+        text.push_str(NAMES_NOT_UTF8);
+    }
     if finished.timed_out {
         text.push_str("\n[search timed out: results are incomplete]");
     }
@@ -189,6 +192,9 @@ fn report(found: &Found, finished: &Finished, nothing: &str) -> Result<seam_gues
     }
     Ok(seam_guest::ToolResult::text(text))
 }
+
+const NAMES_NOT_UTF8: &str = "\n[a path shown with \u{fffd} has a name that is not UTF-8: the file tools cannot \
+                              open it by that name; bash can, with `*` in place of \u{fffd}]";
 
 /// A search ripgrep refused as a whole. Its advice on a pattern that matches a line break
 /// names a flag this tool does not have, so that one is said in the tool's words.

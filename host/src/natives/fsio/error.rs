@@ -9,7 +9,7 @@ use super::metadata::Kind;
 pub enum FsioError {
     #[error("{path}: {reason}")]
     InvalidPath { path: String, reason: String },
-    #[error("{0}: no such file or directory")]
+    #[error("{0}: no such file or directory{hint}", hint = not_utf8_hint(.0))]
     NotFound(String),
     #[error("{0}: already exists")]
     Exists(String),
@@ -100,4 +100,34 @@ impl FsioError {
 
 fn shown(path: impl AsRef<Path>) -> String {
     path.as_ref().display().to_string()
+}
+
+/// What to do about a path that holds U+FFFD: most likely copied from a listing (`glob`,
+/// `grep`, `ls` through bash) that showed a name that is not UTF-8, which no path given as
+/// text can name.
+fn not_utf8_hint(path: &str) -> &'static str {
+    if path.contains('\u{fffd}') {
+        " (\u{fffd} stands for bytes of a name that are not UTF-8, which the file tools cannot name: \
+         use bash, with `*` in place of \u{fffd})"
+    } else {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FsioError;
+
+    #[test]
+    fn a_missing_name_with_a_replacement_character_says_why() {
+        assert_eq!(
+            FsioError::NotFound("/w/a.txt".into()).to_string(),
+            "/w/a.txt: no such file or directory"
+        );
+        let replaced = FsioError::NotFound("/w/caf\u{fffd}.txt".into()).to_string();
+        assert!(
+            replaced.contains("not UTF-8") && replaced.contains("use bash"),
+            "{replaced}"
+        );
+    }
 }
