@@ -107,6 +107,30 @@ fn a_read_past_the_retained_output_names_the_file_holding_all_of_it() {
     assert!(spilled.starts_with("1\n2\n") && spilled.ends_with("\n100000\n"));
 }
 
+/// A spill file cut at its cap is not offered as all of the output: the read says how much it has.
+#[test]
+fn a_read_past_the_retained_output_says_how_much_a_capped_spill_file_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = world(
+        "tools = [\"tool-bash\", \"tool-jobs\"]\n[providers]\nsubprocess = \"subprocess-local\"\n\
+         shell = \"bash-local\"\njobs = \"jobs-local\"\npolicy = \"sandbox-policy\"\n\
+         approval = \"approval-never\"\n[config.bash-local]\nmax_spill_bytes = 100000\n",
+        dir.path(),
+    );
+    let a = Agent::new(&world, "a");
+    let id = start(&a, "seq 1 200000");
+    let text = output_when_ended(&a, &id, 0);
+    let note = "were dropped from the retained output; only the first 100000 bytes of the output are saved, in ";
+    let path = text
+        .split(note)
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("{}", &text[text.len().saturating_sub(300)..]));
+    let spilled = std::fs::read(path).expect("the spill file is readable");
+    assert_eq!(spilled.len(), 100_000);
+    assert!(spilled.starts_with(b"1\n2\n3\n"));
+}
+
 #[test]
 fn killing_a_job_leaves_no_descendant_and_no_zombie() {
     let dir = tempfile::tempdir().unwrap();

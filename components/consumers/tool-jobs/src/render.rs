@@ -47,8 +47,13 @@ pub fn output(info: &JobInfo, chunk: &Chunk, asked: u64) -> String {
     let mut notes = vec![state(info), format!("bytes {}..{}", chunk.start, chunk.next)];
     if chunk.lossy {
         let dropped = format!("bytes {asked}..{} were dropped from the retained output", chunk.start);
-        notes.push(match &chunk.spill_path {
-            Some(path) => format!("{dropped}; the output is saved in {path}, up to its size limit"),
+        // A spill file that took nothing is not offered; one cut at its limit says how much it has.
+        notes.push(match chunk.spill_path.as_ref().filter(|_| chunk.spilled_bytes > 0) {
+            Some(path) if chunk.spilled_bytes >= chunk.next => format!("{dropped}; the output is saved in {path}"),
+            Some(path) => format!(
+                "{dropped}; only the first {} bytes of the output are saved, in {path}",
+                chunk.spilled_bytes
+            ),
             None => dropped,
         });
     }
@@ -77,6 +82,7 @@ mod tests {
             eof,
             lossy,
             spill_path: None,
+            spilled_bytes: 0,
         }
     }
 
@@ -111,14 +117,35 @@ mod tests {
         let slid = output(&info(State::Running, None), &chunk("z", 90, 91, false, true), 10);
         assert!(slid.contains("bytes 10..90 were dropped"), "{slid}");
         assert!(!slid.contains("saved in"), "{slid}");
-        let spilled = Chunk {
+        let spilled = |spilled_bytes| Chunk {
             spill_path: Some("/s/stdout.log".into()),
+            spilled_bytes,
             ..chunk("z", 90, 91, false, true)
         };
-        let slid = output(&info(State::Running, None), &spilled, 10);
+        let slid = output(&info(State::Running, None), &spilled(91), 10);
         assert!(
-            slid.contains("bytes 10..90 were dropped from the retained output; the output is saved in /s/stdout.log"),
+            slid.contains("bytes 10..90 were dropped from the retained output; the output is saved in /s/stdout.log;"),
             "{slid}"
         );
+    }
+
+    #[test]
+    fn a_spill_file_cut_short_says_how_much_it_holds() {
+        let spilled = |spilled_bytes| Chunk {
+            spill_path: Some("/s/stdout.log".into()),
+            spilled_bytes,
+            ..chunk("z", 90, 91, false, true)
+        };
+        let capped = output(&info(State::Running, None), &spilled(50), 10);
+        assert!(
+            capped.contains("bytes 10..90 were dropped from the retained output; only the first 50 bytes of the output are saved, in /s/stdout.log;"),
+            "{capped}"
+        );
+        let empty = output(&info(State::Running, None), &spilled(0), 10);
+        assert!(
+            empty.contains("bytes 10..90 were dropped from the retained output; next offset 91"),
+            "{empty}"
+        );
+        assert!(!empty.contains("/s/stdout.log"), "{empty}");
     }
 }

@@ -47,6 +47,7 @@ impl GuestBackground for BashBackground {
             next: chunk.next,
             lossy: chunk.lossy,
             spill_path: chunk.spill_path,
+            spilled_bytes: chunk.spilled_bytes,
             eof: chunk.eof,
         })
     }

@@ -45,6 +45,7 @@ impl Watched {
                         eof: c.eof && skipped + kept == c.data.len(),
                         lossy: c.lossy,
                         spill_path: c.spill_path,
+                        spilled_bytes: c.spilled_bytes,
                     }
                 })
             };
