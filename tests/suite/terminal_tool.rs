@@ -158,6 +158,10 @@ fn the_list_tells_a_shell_at_its_prompt_from_a_program_left_running() {
         serde_json::json!({"session_id": id, "signal": "INT"}),
     );
     assert!(eventually(Duration::from_secs(5), || state() == "idle"), "{}", state());
+    // Past its prompt marker, a shell still working out its prompt is on its way to it: idle.
+    expect_status(&agent.send(&id, "PS1='$(sleep 0.5)$ '", None), "done");
+    expect_status(&agent.send(&id, "true", None), "done");
+    assert_eq!(state(), "idle");
     // The shell itself busy (a loop of builtins) holds the terminal as a program would.
     expect_status(&agent.send(&id, "while :; do :; done", Some(300)), "still running");
     assert_eq!(state(), "running a program");

@@ -46,10 +46,12 @@ fn info(id: &str, record: &Record) -> SessionInfo {
         .and_then(|t| t.shell_cwd())
         .unwrap_or_else(|| record.cwd.clone());
     // The shell holding the terminal is at its prompt only while it waits there: busy (a loop
-    // of builtins, or on its way back from a killed command) it takes no command yet.
-    let foreground = match (&exit, terminal.map(|t| t.foreground())) {
-        (Some(None), Some(Ok(f))) if f.waiting_for_input => ForegroundState::ReadingInput,
-        (Some(None), Some(Ok(f))) if !f.shell_waiting => ForegroundState::Program,
+    // of builtins, or on its way back from a killed command) it takes no command yet. Past the
+    // prompt marker of everything sent, it is only on its way to the prompt (running PS1,
+    // setting up its line editor), which the next send waits out.
+    let foreground = match (&exit, terminal.as_ref().map(|t| (t, t.foreground()))) {
+        (Some(None), Some((_, Ok(f)))) if f.waiting_for_input => ForegroundState::ReadingInput,
+        (Some(None), Some((t, Ok(f)))) if !f.shell_waiting && !all_sent_finished(t, record) => ForegroundState::Program,
         _ => ForegroundState::Prompt,
     };
     SessionInfo {
@@ -64,6 +66,14 @@ fn info(id: &str, record: &Record) -> SessionInfo {
         running: matches!(exit, Some(None)),
         exit_code: exit.flatten().and_then(|o| o.exit_code),
     }
+}
+
+/// Whether every command sent has finished: the last send ended at its prompt marker, or a
+/// marker came since.
+fn all_sent_finished(terminal: &Terminal, record: &Record) -> bool {
+    record.pending_from.is_none_or(|from| {
+        readiness::finished_between(terminal, &record.nonce, from, terminal.wait_output(u64::MAX, 0))
+    })
 }
 
 /// A nonce no program prints by accident: the session's host id and the clock's nanoseconds.
