@@ -46,14 +46,7 @@ impl Guest for SubprocessLocal {
     }
 
     fn spawn(spec: SpawnSpec) -> Result<Process, Error> {
-        let env = env_policy::spawn_env(host::environment(), spec.env);
-        let Some((command, args)) = spec.argv.split_first() else {
-            return Err(errors::invalid_command("argv is empty"));
-        };
-        let program = resolve::executable(command, &env, first_executable)?;
-        check_cwd(&spec.cwd)?;
-
-        let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
+        let (argv, env) = prepare(spec.argv, spec.env, &spec.cwd)?;
         let host_spec = host::SpawnSpec {
             argv,
             cwd: spec.cwd,
@@ -74,14 +67,7 @@ impl Guest for SubprocessLocal {
 
     /// The same environment policy and executable resolution as `spawn`; the host owns the PTY.
     fn spawn_terminal(spec: TerminalSpec) -> Result<Terminal, Error> {
-        let env = env_policy::spawn_env(host::environment(), spec.env);
-        let Some((command, args)) = spec.argv.split_first() else {
-            return Err(errors::invalid_command("argv is empty"));
-        };
-        let program = resolve::executable(command, &env, first_executable)?;
-        check_cwd(&spec.cwd)?;
-
-        let argv = std::iter::once(program).chain(args.iter().cloned()).collect();
+        let (argv, env) = prepare(spec.argv, spec.env, &spec.cwd)?;
         let host_spec = pty::SpawnSpec {
             argv,
             cwd: spec.cwd,
@@ -99,6 +85,21 @@ impl Guest for SubprocessLocal {
         let session = pty::attach(id).map_err(errors::from_pty)?;
         Ok(Terminal::new(LocalTerminal::new(session)))
     }
+}
+
+/// Environment variables, name and value.
+type Env = Vec<(String, String)>;
+
+/// The argv with its program resolved and the final environment of a spawn: the policy
+/// applied to the caller's env, the cwd checked.
+fn prepare(mut argv: Vec<String>, env: Env, cwd: &str) -> Result<(Vec<String>, Env), Error> {
+    let env = env_policy::spawn_env(host::environment(), env);
+    let Some(command) = argv.first_mut() else {
+        return Err(errors::invalid_command("argv is empty"));
+    };
+    *command = resolve::executable(command, &env, first_executable)?;
+    check_cwd(cwd)?;
+    Ok((argv, env))
 }
 
 /// The host checks candidates of a PATH search in one call.
