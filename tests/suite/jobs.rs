@@ -2,7 +2,8 @@
 //! subprocess-local, read, listed and killed with the job_* tools from later calls.
 
 use crate::common::{
-    batch, default_world, eventually, first_text, outside_tmp, processes_with, sleep_runs, unique_seconds, world,
+    batch, batch_command, default_world, eventually, first_text, outside_tmp, processes_with, sleep_runs,
+    unique_seconds, world,
 };
 use crate::sandbox_support::kernel_lacks;
 use crate::terminal_support::Agent;
@@ -129,6 +130,52 @@ fn a_read_past_the_retained_output_says_how_much_a_capped_spill_file_holds() {
     let spilled = std::fs::read(path).expect("the spill file is readable");
     assert_eq!(spilled.len(), 100_000);
     assert!(spilled.starts_with(b"1\n2\n3\n"));
+}
+
+/// A job that ended is kept for its output, not its process: however many there are, the host
+/// holds no descriptor for them (a long session would run out).
+#[test]
+fn ended_jobs_hold_no_descriptor_in_the_host() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut seam = batch_command(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("seam starts");
+    let (mut input, mut answers) = (seam.stdin.take().unwrap(), BufReader::new(seam.stdout.take().unwrap()));
+    let mut call = |tool: &str, args: serde_json::Value| {
+        writeln!(input, "{}", json!({"tool": tool, "args": args})).unwrap();
+        let mut line = String::new();
+        answers.read_line(&mut line).unwrap();
+        line
+    };
+    let mut run_job = |n: usize| {
+        let started = call(
+            "bash",
+            json!({"command": format!("echo {n}"), "run_in_background": true}),
+        );
+        let id = started
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|w| w.starts_with("job-"))
+            .unwrap_or_else(|| panic!("{started}"))
+            .to_owned();
+        let output = call("job_output", json!({"job_id": id, "wait_ms": LONG.as_millis() as u64}));
+        assert!(output.contains("end of output"), "{output}");
+    };
+    let descriptors = || std::fs::read_dir(format!("/proc/{}/fd", seam.id())).unwrap().count();
+    run_job(0);
+    let before = descriptors();
+    for n in 1..=20 {
+        run_job(n);
+    }
+    assert!(
+        eventually(LONG, || descriptors() <= before),
+        "{} descriptors after 20 more ended jobs, {before} before",
+        descriptors()
+    );
+    drop(input);
+    assert!(seam.wait().unwrap().success());
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
@@ -38,17 +38,17 @@ use super::workers;
 pub(super) struct ExitLink {
     state: Mutex<ExitState>,
     changed: Condvar,
-    /// Readable once the supervisor has exited. Unlike the pid, it can never name another
-    /// process, so it is safe to wait on without the lock. Missing if pidfds are unavailable;
-    /// waiters then rely on the watcher alone.
-    supervisor_exit: OnceLock<OwnedFd>,
-    /// The report pipe (non-blocking), where the supervisor reports the end of the tree.
-    finish: OnceLock<File>,
 }
 
 #[derive(Default)]
 struct ExitState {
     supervisor: Option<Pid>,
+    /// Readable once the supervisor has exited. Unlike the pid, it can never name another
+    /// process, so it is safe to wait on without the lock (a waiter holds its own reference).
+    /// Missing if pidfds are unavailable; waiters then rely on the watcher alone.
+    supervisor_exit: Option<Arc<OwnedFd>>,
+    /// The report pipe (non-blocking), where the supervisor reports the end of the tree.
+    finish: Option<Arc<File>>,
     /// Set under the lock in the same step as the reap, so a signal (or a second reap) can
     /// never reach a recycled pid.
     reaped: bool,
@@ -64,8 +64,6 @@ impl ExitLink {
         Arc::new(Self {
             state: Mutex::new(ExitState::default()),
             changed: Condvar::new(),
-            supervisor_exit: OnceLock::new(),
-            finish: OnceLock::new(),
         })
     }
 
@@ -78,8 +76,7 @@ impl ExitLink {
         // A timeout too large to represent is as good as forever.
         let deadline = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
         let mut state = self.lock();
-        let mut watch_finish = self.finish.get().is_some();
-        let mut watch_exit = self.supervisor_exit.get().is_some();
+        let (mut watch_finish, mut watch_exit) = (true, true);
         loop {
             if let Some(outcome) = state.outcome {
                 return Some(outcome);
@@ -88,7 +85,7 @@ impl ExitLink {
             if remaining.is_some_and(|remaining| remaining.is_zero()) {
                 return None;
             }
-            if let (true, true, Some(finish)) = (watch_finish, state.drained, self.finish.get()) {
+            if let (true, true, Some(finish)) = (watch_finish, state.drained, state.finish.clone()) {
                 drop(state);
                 let ready = wait_readable(finish.as_fd(), remaining);
                 state = self.lock();
@@ -108,9 +105,12 @@ impl ExitLink {
                 }
                 continue;
             }
-            if let (true, true, Some(supervisor), Some(exit)) =
-                (watch_exit, state.drained, state.supervisor, self.supervisor_exit.get())
-            {
+            if let (true, true, Some(supervisor), Some(exit)) = (
+                watch_exit,
+                state.drained,
+                state.supervisor,
+                state.supervisor_exit.clone(),
+            ) {
                 drop(state);
                 let exited = wait_readable(exit.as_fd(), remaining);
                 state = self.lock();
@@ -161,7 +161,7 @@ impl ExitLink {
         state.reaped = true;
         // The exit status is the program's either way; only the report tells what it left
         // running. It is in the pipe unless a waiter took it or the supervisor was killed.
-        let left_running = match self.finish.get().map(|finish| read_report(&mut &*finish)) {
+        let left_running = match state.finish.as_deref().map(|mut finish| read_report(&mut finish)) {
             Some(Ok(Some(Report::Finished { left_running, .. }))) => u32::try_from(left_running).unwrap_or(0),
             _ => 0,
         };
@@ -172,6 +172,10 @@ impl ExitLink {
                 Outcome::unknown()
             }
         };
+        // Nothing is left to wait for: an ended process that is kept (a job whose output is
+        // read later) holds no descriptor. A waiter polling one still holds its own reference.
+        state.supervisor_exit = None;
+        state.finish = None;
         self.publish(state, reaped);
     }
 
@@ -191,15 +195,16 @@ pub(super) struct WatcherHandoff {
 impl WatcherHandoff {
     /// `finish` is the report pipe the supervisor reports the end of the tree on.
     pub(super) fn deliver(self, supervisor: Pid, finish: File) {
-        // The supervisor is our unreaped child, so the pid still names it.
-        if let Some(exit) = pidfd_open(supervisor) {
-            let _ = self.link.supervisor_exit.set(exit);
+        {
+            let mut state = self.link.lock();
+            // The supervisor is our unreaped child, so the pid still names it.
+            state.supervisor_exit = pidfd_open(supervisor).map(Arc::new);
+            // Waiters read it under the lock, after polling without it: reads must not block.
+            state.finish = fcntl(&finish, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))
+                .is_ok()
+                .then(|| Arc::new(finish));
+            state.supervisor = Some(supervisor);
         }
-        // Waiters read it under the lock, after polling without it: reads must not block.
-        if fcntl(&finish, FcntlArg::F_SETFL(OFlag::O_NONBLOCK)).is_ok() {
-            let _ = self.link.finish.set(finish);
-        }
-        self.link.lock().supervisor = Some(supervisor);
         if let Err(mpsc::SendError(supervisor)) = self.supervisor_tx.send(supervisor) {
             // Unreachable in practice (the watcher waits on this channel); never leak a zombie.
             tracing::warn!("process watcher is gone; reaping inline");
@@ -227,10 +232,8 @@ fn watch(link: &ExitLink, supervisor_rx: &Receiver<Pid>, drains: Vec<Drain>) {
     let Ok(supervisor) = supervisor_rx.recv() else {
         return;
     };
-    let exited = link
-        .supervisor_exit
-        .get()
-        .is_some_and(|exit| wait_readable(exit.as_fd(), None).unwrap_or(false));
+    let exit = link.lock().supervisor_exit.clone();
+    let exited = exit.is_some_and(|exit| wait_readable(exit.as_fd(), None).unwrap_or(false));
     if !exited && !link.lock().reaped {
         // No pidfd: wait on the pid, which only this thread reaps then (waiters leave it to us).
         let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
