@@ -318,6 +318,24 @@ fn cached_components(cache: &std::path::Path) -> Vec<std::path::PathBuf> {
         .collect()
 }
 
+/// A cache that cannot be written costs compile time, not a page of warnings: the call works
+/// and says so once.
+#[test]
+fn a_cache_that_cannot_be_written_is_said_once_and_the_call_works() {
+    let dir = tempfile::tempdir().unwrap();
+    // A regular file where the cache directory would be: nothing can be created under it.
+    let cache = dir.path().join("cache");
+    std::fs::write(&cache, "").unwrap();
+    let out = seam_cached(&cache, &["call", "bash", r#"{"command": "echo ran"}"#]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout(&out), "ran\n", "{stderr}");
+    assert_eq!(stderr.matches("WARN").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("the component cache cannot be written") && stderr.contains("SEAM_CACHE_DIR"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_single_call_loads_only_what_its_tool_reaches_once_the_world_is_known() {
     let dir = tempfile::tempdir().unwrap();

@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -26,6 +27,8 @@ const TOUCH_AFTER: Duration = Duration::from_secs(3600);
 pub struct ComponentCache {
     dir: Option<PathBuf>,
     engine_key: String,
+    /// A cache that cannot be written is said once per process, not once per component.
+    warned_unwritable: AtomicBool,
 }
 
 impl ComponentCache {
@@ -36,6 +39,7 @@ impl ComponentCache {
         Self {
             dir,
             engine_key: format!("{:016x}", hasher.finish()),
+            warned_unwritable: AtomicBool::new(false),
         }
     }
 
@@ -90,7 +94,7 @@ impl ComponentCache {
         if let Some(path) = self.recollection(key)
             && let Err(e) = store(&path, bytes)
         {
-            tracing::warn!(path = %path.display(), "cannot record a world summary: {e}");
+            self.cannot_write(&path, &e);
         }
     }
 
@@ -136,13 +140,25 @@ impl ComponentCache {
             }
         }
         let component = Component::new(engine, bytes()?)?;
-        if let Err(e) = store(&path, &component.serialize()?) {
-            tracing::warn!(path = %path.display(), "cannot cache a compiled component: {e}");
-        }
-        if let Err(e) = evict(dir, MAX_BYTES, &path) {
-            tracing::warn!(dir = %dir.display(), "cannot trim the component cache: {e}");
+        match store(&path, &component.serialize()?) {
+            Ok(()) => {
+                if let Err(e) = evict(dir, MAX_BYTES, &path) {
+                    tracing::warn!(dir = %dir.display(), "cannot trim the component cache: {e}");
+                }
+            }
+            Err(e) => self.cannot_write(&path, &e),
         }
         Ok(component)
+    }
+
+    fn cannot_write(&self, path: &Path, e: &std::io::Error) {
+        if !self.warned_unwritable.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                path = %path.display(),
+                "the component cache cannot be written ({e}): components are compiled again in every \
+                 run; set SEAM_CACHE_DIR to a writable directory"
+            );
+        }
     }
 }
 
@@ -251,6 +267,7 @@ mod tests {
         let cache = ComponentCache {
             dir: Some(dir.path().join("cache")),
             engine_key: "test".into(),
+            warned_unwritable: AtomicBool::new(false),
         };
         let file = dir.path().join("plugin.wasm");
         std::fs::write(&file, EMPTY_COMPONENT).unwrap();
