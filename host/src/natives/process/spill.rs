@@ -4,8 +4,10 @@
 //! created when its first stream spills; files are created exclusively with mode 0600.
 //! They are deliberately kept after the process ends, because callers show their paths to
 //! the model and the user, who read them in later calls. Nothing else would ever remove them:
-//! a directory in which nothing was written for [`SPILL_LIFETIME`] is removed by the next
-//! process of this user that spills, whichever seam process that is.
+//! the next process of this user that spills, whichever seam process that is, removes the
+//! directories in which nothing was written for [`SPILL_LIFETIME`], and the least recently
+//! written ones beyond [`SPILL_BUDGET`] (a session of noisy builds would otherwise fill the disk
+//! with a day's worth of 64 MB files).
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
@@ -25,8 +27,11 @@ const NAME_BYTES: usize = 12;
 const DIR_ATTEMPTS: usize = 16;
 /// How long a spill directory outlives the last write into it.
 pub(super) const SPILL_LIFETIME: Duration = Duration::from_secs(24 * 60 * 60);
-/// How often one seam process looks for expired spill directories (when it next spills).
-const SWEEP_INTERVAL: Duration = Duration::from_secs(60 * 60);
+/// How much spilled output a spill root keeps at most: the directories written longest ago go
+/// first, and the one written last always stays.
+pub(super) const SPILL_BUDGET: u64 = 1 << 30;
+/// How often one seam process sweeps the spill roots (when it next spills).
+const SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
 /// The spill directory of one process, shared by its streams, created on first use.
 #[derive(Default)]
@@ -109,8 +114,8 @@ fn random_hex() -> io::Result<String> {
     Ok(hex)
 }
 
-/// Starts [`remove_expired`] on the spill roots on a thread of its own (they may hold thousands
-/// of entries), unless this process did within the last [`SWEEP_INTERVAL`].
+/// Starts [`sweep`] on the spill roots on a thread of its own (they may hold thousands of
+/// entries), unless this process did within the last [`SWEEP_INTERVAL`].
 fn sweep_now_and_then() {
     static LAST_SWEEP: Mutex<Option<Instant>> = Mutex::new(None);
     {
@@ -123,9 +128,12 @@ fn sweep_now_and_then() {
     let roots = spill_roots();
     let sweep = move || {
         let now = SystemTime::now();
-        let removed: usize = roots.iter().map(|root| remove_expired(root, SPILL_LIFETIME, now)).sum();
+        let removed: usize = roots
+            .iter()
+            .map(|root| sweep(root, SPILL_LIFETIME, SPILL_BUDGET, now))
+            .sum();
         if removed > 0 {
-            tracing::debug!(removed, "expired spill directories removed");
+            tracing::debug!(removed, "spill directories removed");
         }
     };
     if let Err(err) = std::thread::Builder::new().name("seam-spill-sweep".into()).spawn(sweep) {
@@ -133,23 +141,44 @@ fn sweep_now_and_then() {
     }
 }
 
-/// Removes the spill directories under `root` in which nothing was written for `lifetime`, and
-/// returns how many. A spill directory is one this user's seam created: `seam-` and hex digits,
-/// a directory (not a link to one) owned by this user with mode 0700.
-pub(super) fn remove_expired(root: &Path, lifetime: Duration, now: SystemTime) -> usize {
+/// Removes the spill directories under `root` in which nothing was written for `lifetime`, then
+/// the least recently written ones beyond `budget` bytes (never the latest), and returns how
+/// many. A spill directory is one this user's seam created: `seam-` and hex digits, a directory
+/// (not a link to one) owned by this user with mode 0700.
+pub(super) fn sweep(root: &Path, lifetime: Duration, budget: u64, now: SystemTime) -> usize {
     let Ok(entries) = fs::read_dir(root) else {
         return 0;
     };
     let uid = nix::unistd::geteuid().as_raw();
-    let expired = entries.flatten().filter(|entry| {
+    let spill_dirs = entries.flatten().filter(|entry| {
         // DirEntry::metadata does not follow a symlink.
         let ours = entry
             .metadata()
             .is_ok_and(|meta| meta.is_dir() && meta.uid() == uid && meta.mode() & 0o777 == 0o700);
         ours && is_spill_dir_name(&entry.file_name())
-            && last_write(&entry.path()).is_some_and(|at| now.duration_since(at).is_ok_and(|age| age >= lifetime))
     });
-    expired.filter(|entry| fs::remove_dir_all(entry.path()).is_ok()).count()
+    let (mut removed, mut kept) = (0, Vec::new());
+    for entry in spill_dirs {
+        let path = entry.path();
+        let Some((written, bytes)) = usage(&path) else {
+            continue;
+        };
+        if now.duration_since(written).is_ok_and(|age| age >= lifetime) {
+            removed += usize::from(fs::remove_dir_all(&path).is_ok());
+        } else {
+            kept.push((written, bytes, path));
+        }
+    }
+    // Latest first: the budget keeps the most recent output.
+    kept.sort_by_key(|(written, _, _)| std::cmp::Reverse(*written));
+    let mut total = 0u64;
+    for (index, (_, bytes, path)) in kept.iter().enumerate() {
+        total = total.saturating_add(*bytes);
+        if index > 0 && total > budget {
+            removed += usize::from(fs::remove_dir_all(path).is_ok());
+        }
+    }
+    removed
 }
 
 fn is_spill_dir_name(name: &OsStr) -> bool {
@@ -157,15 +186,22 @@ fn is_spill_dir_name(name: &OsStr) -> bool {
     digits.is_some_and(|d| d.len() == 2 * NAME_BYTES && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
 }
 
-/// The latest modification time of `dir` and of the files in it: a stream that is still being
-/// spilled keeps its directory.
-fn last_write(dir: &Path) -> Option<SystemTime> {
-    let files = fs::read_dir(dir)
+/// The latest modification time of `dir` and of the files in it (a stream that is still being
+/// spilled keeps its directory), and the bytes its files hold.
+fn usage(dir: &Path) -> Option<(SystemTime, u64)> {
+    let files: Vec<_> = fs::read_dir(dir)
         .ok()?
         .flatten()
-        .filter_map(|entry| entry.metadata().ok());
+        .filter_map(|entry| entry.metadata().ok())
+        .collect();
+    let bytes = files.iter().filter(|meta| meta.is_file()).map(|meta| meta.len()).sum();
     let own = fs::symlink_metadata(dir).ok();
-    files.chain(own).filter_map(|meta| meta.modified().ok()).max()
+    let written = files
+        .iter()
+        .chain(own.as_ref())
+        .filter_map(|meta| meta.modified().ok())
+        .max()?;
+    Some((written, bytes))
 }
 
 /// Writes the first `limit` bytes of a stream to its spill file; the rest is dropped.
