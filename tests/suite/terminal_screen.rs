@@ -187,6 +187,31 @@ fn boxes_drawn_with_the_terminals_line_drawing_set_are_seen_as_boxes() {
 }
 
 #[test]
+fn a_program_using_the_older_alternate_screen_mode_is_seen_on_it_and_gone_after() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    // What a program that writes xterm's ?1047 itself does, instead of terminfo's ?1049.
+    let text = agent.send(
+        &id,
+        r"printf '\e[?1047h\e[Hpage one'; read -r; printf '\e[?1047l'; echo back",
+        None,
+    );
+    assert!(text.contains("waiting for input"), "{text}");
+    let screen = read_screen(&agent, &id);
+    assert!(screen.starts_with("page one"), "{screen}");
+    let text = agent.send(&id, "", None);
+    assert!(text.contains("back"), "{text}");
+    let screen = read_screen(&agent, &id);
+    // The shell's screen again: the command line, what followed, no page.
+    assert!(
+        !screen.lines().any(|l| l.starts_with("page one")) && screen.contains("\nback\n"),
+        "{screen}"
+    );
+    agent.close(&id);
+}
+
+#[test]
 fn a_program_painting_over_the_shells_screen_is_seen_as_its_screen() {
     let terminal = TerminalWorld::new();
     let agent = terminal.agent("a");

@@ -15,6 +15,7 @@ mod device;
 mod drain;
 mod error;
 mod kernel;
+mod legacy_modes;
 mod polled;
 mod screen;
 mod scrollback;

@@ -3,6 +3,7 @@
 //! see, not as the stream of cursor moves that painted it.
 
 use super::charsets::Charsets;
+use super::legacy_modes::LegacyModes;
 use std::borrow::Cow;
 use std::num::NonZeroU16;
 
@@ -25,6 +26,7 @@ pub struct Snapshot {
 pub struct Screen {
     parser: vt100::Parser<Answers>,
     charsets: Charsets,
+    legacy_modes: LegacyModes,
 }
 
 #[derive(Default)]
@@ -59,12 +61,14 @@ impl Screen {
         Self {
             parser: vt100::Parser::new_with_callbacks(rows, cols, 0, Answers::default()),
             charsets: Charsets::default(),
+            legacy_modes: LegacyModes::default(),
         }
     }
 
     /// Feeds output; returns what the terminal answers to queries in it, to be written back.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<u8> {
-        self.parser.process(&self.charsets.translate(bytes));
+        let translated = self.charsets.translate(bytes);
+        self.legacy_modes.feed(&mut self.parser, &translated);
         std::mem::take(&mut self.parser.callbacks_mut().pending)
     }
 
@@ -138,6 +142,28 @@ mod tests {
         assert_eq!(shot.lines, ["page 1", ""]);
         screen.feed(b"\x1b[?1049l");
         assert_eq!(screen.snapshot().lines[0], "$ less");
+    }
+
+    #[test]
+    fn the_older_alternate_screen_modes_work_as_the_newer_one_even_split_across_reads() {
+        let mut screen = Screen::new(2, 8);
+        screen.feed(b"$ pager\x1b[?1048h\x1b[?10");
+        screen.feed(b"47h\x1b[Hpage 1");
+        let shot = screen.snapshot();
+        assert!(shot.alternate);
+        assert_eq!(shot.lines, ["page 1", ""]);
+        screen.feed(b"\x1b[?1047l\x1b[?1048l");
+        let shot = screen.snapshot();
+        assert!(!shot.alternate);
+        assert_eq!(shot.lines, ["$ pager", ""]);
+        assert_eq!((shot.cursor_row, shot.cursor_col), (0, 7));
+        // Left, the alternate screen was cleared; entered again, it shows nothing of before.
+        screen.feed(b"\x1b[?1047h");
+        assert_eq!(screen.snapshot().lines, ["", ""]);
+        // Not the older modes: passed through as they are, split or not.
+        screen.feed(b"\x1b[?1047l\x1b[?104");
+        screen.feed(b"9h");
+        assert!(screen.snapshot().alternate);
     }
 
     #[test]
