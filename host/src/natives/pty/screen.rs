@@ -167,6 +167,24 @@ mod tests {
     }
 
     #[test]
+    fn the_older_modes_among_others_in_one_sequence_work_and_the_others_still_apply() {
+        let mut screen = Screen::new(2, 8);
+        screen.feed(b"$ top\x1b[?1048;1047;2");
+        screen.feed(b"5h\x1b[Htop 1");
+        let shot = screen.snapshot();
+        assert!(shot.alternate);
+        assert_eq!(shot.lines, ["top 1", ""]);
+        screen.feed(b"\x1b[?25;1047l");
+        assert!(!screen.snapshot().alternate);
+        assert!(screen.parser.screen().hide_cursor());
+        screen.feed(b"\x1b[?1048l\x1b[?25h");
+        let shot = screen.snapshot();
+        assert_eq!(shot.lines, ["$ top", ""]);
+        assert_eq!((shot.cursor_row, shot.cursor_col), (0, 5));
+        assert!(!screen.parser.screen().hide_cursor());
+    }
+
+    #[test]
     fn boxes_drawn_in_the_special_graphics_set_are_seen_as_boxes() {
         let mut screen = Screen::new(3, 10);
         screen.feed(b"\x1b(0lqk\r\nx\x1b(Bo\x1b(0x\r\nmqj\x1b(B");
