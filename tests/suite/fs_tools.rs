@@ -250,6 +250,46 @@ fn a_crlf_file_written_back_as_read_shows_it_keeps_its_line_ends() {
 }
 
 #[test]
+fn a_byte_order_mark_is_not_shown_by_read_and_is_kept_by_write_and_edit() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("bom.txt"), "\u{feff}first\r\nsecond\r\n").unwrap();
+    std::fs::write(ws.join("one.txt"), "\u{feff}only").unwrap();
+    let world = default_world(&ws);
+    let read = call(&world, "read", json!({"file_path": "bom.txt"}));
+    assert_eq!(read.text(), "     1\tfirst\n     2\tsecond");
+    let write = |file: &str, content: &str| call(&world, "write", json!({"file_path": file, "content": content}));
+    let kept = write("bom.txt", "uno\ndos\n");
+    assert!(
+        kept.text().ends_with("(its CRLF line ends and byte order mark kept)"),
+        "{}",
+        kept.text()
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.join("bom.txt")).unwrap(),
+        "\u{feff}uno\r\ndos\r\n"
+    );
+    // One line, no line end: the mark alone is kept; content that brings its own is not doubled.
+    assert!(write("one.txt", "solo").text().ends_with("(its byte order mark kept)"));
+    assert_eq!(std::fs::read_to_string(ws.join("one.txt")).unwrap(), "\u{feff}solo");
+    assert!(!write("one.txt", "\u{feff}again").is_error);
+    assert_eq!(std::fs::read_to_string(ws.join("one.txt")).unwrap(), "\u{feff}again");
+    // An edit of the first line as read shows it leaves the mark before it.
+    let edit = call(
+        &world,
+        "edit",
+        json!({"file_path": "bom.txt", "old_string": "uno\ndos", "new_string": "one\ntwo"}),
+    );
+    assert!(!edit.is_error, "{}", edit.text());
+    assert_eq!(
+        std::fs::read_to_string(ws.join("bom.txt")).unwrap(),
+        "\u{feff}one\r\ntwo\r\n"
+    );
+    // A new file gets no mark.
+    assert!(!write("new.txt", "plain").is_error);
+    assert_eq!(std::fs::read(ws.join("new.txt")).unwrap(), b"plain");
+}
+
+#[test]
 fn write_creates_parents_and_says_what_it_did() {
     let (_dir, ws) = scratch();
     let world = default_world(&ws);

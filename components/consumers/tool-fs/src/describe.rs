@@ -53,7 +53,8 @@ changed since you read it, is refused and left as it is.
 (setuid and setgid dropped, as any write drops them). The file is replaced whole, never half-written, \
 so other hard links to it keep the old content.
 - Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \
-content without any `\\r` is written with `\\r\\n`.";
+content without any `\\r` is written with `\\r\\n`. A file that starts with a byte order mark keeps \
+it (`read` does not show it).";
 
 const WRITE_SCHEMA: &str = r#"{
   "type": "object",

@@ -17,13 +17,13 @@ const SAMPLE_BYTES: usize = 64 * 1024;
 const FIRST_CHUNK_BYTES: u32 = 1024;
 const CHUNK_BYTES: u32 = 16 * 1024;
 
-/// True when most line ends in the start of the file at `target` are `\r\n`. A file that
-/// cannot be read says false: the edit itself then reports why.
-pub fn file_uses_crlf(target: &Target) -> bool {
-    let Ok(stream) = fs::stream_text(target) else {
-        return false;
-    };
+/// The start of the file at `target`, read until it holds a line end or `SAMPLE_BYTES`; empty
+/// when the file cannot be read (the edit or write itself then reports why).
+pub fn file_start(target: &Target) -> String {
     let mut sample = String::new();
+    let Ok(stream) = fs::stream_text(target) else {
+        return sample;
+    };
     let mut chunk_bytes = FIRST_CHUNK_BYTES;
     while sample.len() < SAMPLE_BYTES && !sample.contains('\n') {
         match stream.read(chunk_bytes) {
@@ -32,7 +32,12 @@ pub fn file_uses_crlf(target: &Target) -> bool {
         }
         chunk_bytes = (chunk_bytes * 2).min(CHUNK_BYTES);
     }
-    mostly_crlf(&sample)
+    sample
+}
+
+/// True when most line ends in the start of the file at `target` are `\r\n`.
+pub fn file_uses_crlf(target: &Target) -> bool {
+    mostly_crlf(&file_start(target))
 }
 
 /// True when more of `text`'s line ends are `\r\n` than a bare `\n`.
@@ -42,13 +47,14 @@ fn mostly_crlf(text: &str) -> bool {
     crlf > ends - crlf
 }
 
-/// `content` to write over the file at `target`: with `\r\n` line ends when the file uses
-/// them and the content has only bare line feeds (content with any `\r` is taken as given).
-pub fn as_file_ends<'a>(content: &'a str, target: &Target) -> Cow<'a, str> {
+/// `content` to write over the file that starts with `start`: with `\r\n` line ends when the
+/// file uses them and the content has only bare line feeds (content with any `\r` is taken as
+/// given).
+pub fn as_file_ends<'a>(content: &'a str, start: &str) -> Cow<'a, str> {
     // The file first: most files replaced use bare line feeds, and then the content need not
     // be searched to its end for a `\r` (byte searches: a `str` pattern is slower in a guest).
     let bytes = content.as_bytes();
-    if bytes.contains(&b'\n') && file_uses_crlf(target) && !bytes.contains(&b'\r') {
+    if mostly_crlf(start) && bytes.contains(&b'\n') && !bytes.contains(&b'\r') {
         Cow::Owned(to_crlf(content))
     } else {
         Cow::Borrowed(content)

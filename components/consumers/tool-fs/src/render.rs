@@ -23,6 +23,9 @@ pub struct Lines<'a> {
 
 use seam_guest::text::{cut_line, push_decimal};
 
+/// U+FEFF at the start of a file: a UTF-8 byte order mark.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
 /// Columns of a line number, as `cat -n` shows it.
 const NUMBER_WIDTH: usize = 6;
 
@@ -47,6 +50,13 @@ pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
         let start = out.len();
         push_decimal(&mut out, next as u64, NUMBER_WIDTH);
         out.push('\t');
+        // A byte order mark is no text of the line: shown, it would be copied into an
+        // `old_string` invisibly. `write` keeps the file's own.
+        let line = if next == 1 {
+            line.strip_prefix(BYTE_ORDER_MARK).unwrap_or(line)
+        } else {
+            line
+        };
         out.push_str(&cut_line(line, window.max_line_chars));
         out.push('\n');
         if out.len() > window.max_output_bytes && next > first {
@@ -102,6 +112,19 @@ mod tests {
             line_count: None,
             size,
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_shown_as_text_of_the_first_line() {
+        let text = "\u{feff}one\n\u{feff}two\n";
+        assert_eq!(
+            numbered(&last(text, 2, 12), &window(1, 10)),
+            "     1\tone\n     2\t\u{feff}two"
+        );
+        assert_eq!(
+            numbered(&last("\u{feff}two\n", 2, 12), &window(2, 10)),
+            "     2\t\u{feff}two"
+        );
     }
 
     #[test]

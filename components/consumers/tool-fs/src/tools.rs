@@ -2,6 +2,8 @@
 //! cwd, `~` in the home directory) and passes the session id, so an observation policy below
 //! can judge writes by what this session read.
 
+use std::borrow::Cow;
+
 use seam_guest::ToolResult;
 
 use crate::args::{EditArgs, ImageArgs, ReadArgs, WriteArgs};
@@ -15,7 +17,7 @@ use crate::config::Config;
 use crate::errors;
 use crate::image;
 use crate::line_ends;
-use crate::render::{self, Lines, Window};
+use crate::render::{self, BYTE_ORDER_MARK, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
     if file_path.is_empty() {
@@ -80,13 +82,23 @@ pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResul
     }
     let target = resolve(&args.file_path, session)?;
     let policy = session_policy(session)?;
-    let content = line_ends::as_file_ends(&args.content, &target);
+    // Written as the file it replaces is: its line ends and its byte order mark.
+    let start = line_ends::file_start(&target);
+    let with_ends = line_ends::as_file_ends(&args.content, &start);
+    let ends_kept = with_ends.len() != args.content.len();
+    let mark_kept = start.starts_with(BYTE_ORDER_MARK) && !with_ends.starts_with(BYTE_ORDER_MARK);
+    let content = if mark_kept {
+        Cow::Owned(format!("{BYTE_ORDER_MARK}{with_ends}"))
+    } else {
+        with_ends
+    };
     let outcome = fs::write_text(&target, &content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
     let (path, bytes) = (&target.display_path, content.len());
-    let ends = if content.len() == args.content.len() {
-        ""
-    } else {
-        " (its CRLF line ends kept)"
+    let ends = match (ends_kept, mark_kept) {
+        (false, false) => "",
+        (true, false) => " (its CRLF line ends kept)",
+        (false, true) => " (its byte order mark kept)",
+        (true, true) => " (its CRLF line ends and byte order mark kept)",
     };
     let bytes = if bytes == 1 {
         "1 byte".to_owned()
