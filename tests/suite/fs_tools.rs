@@ -82,6 +82,28 @@ fn binary_files_are_refused_with_a_pointer_to_read_image() {
 }
 
 #[test]
+fn utf16_text_is_refused_as_utf16_with_how_to_convert_it() {
+    let (_dir, ws) = scratch();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("hello\r\nworld\r\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    std::fs::write(ws.join("notes.txt"), utf16).unwrap();
+    let world = default_world(&ws);
+    let refused = call(&world, "read", json!({"file_path": "notes.txt"}));
+    assert_eq!(code(&refused), Some("FS_NOT_TEXT"));
+    assert!(
+        refused.text().starts_with(&format!(
+            "{} is not text: it is UTF-16 (little-endian, by its byte order mark), not UTF-8\n",
+            ws.join("notes.txt").display()
+        )),
+        "{}",
+        refused.text()
+    );
+    assert!(refused.text().contains("-f UTF-16"), "{}", refused.text());
+}
+
+#[test]
 fn a_window_is_shown_from_a_whole_file_checked_to_be_text() {
     let (_dir, ws) = scratch();
     let mut bytes: Vec<u8> = (1..=5000).flat_map(|n| format!("line {n}\n").into_bytes()).collect();

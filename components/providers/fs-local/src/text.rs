@@ -9,6 +9,24 @@ use crate::errors;
 /// a boundary to stop at.
 pub fn complete_prefix(data: &[u8], start: u64, at_end: bool, path: &str) -> Result<usize, Error> {
     let at = |index: usize| start + index as u64;
+    // As the host says of a whole file (`fsio.read-text`): the mark's bytes are never UTF-8.
+    if start == 0 {
+        match data {
+            [0xFF, 0xFE, ..] => {
+                return Err(not_text(
+                    path,
+                    "it is UTF-16 (little-endian, by its byte order mark), not UTF-8",
+                ));
+            }
+            [0xFE, 0xFF, ..] => {
+                return Err(not_text(
+                    path,
+                    "it is UTF-16 (big-endian, by its byte order mark), not UTF-8",
+                ));
+            }
+            _ => {}
+        }
+    }
     let valid = match std::str::from_utf8(data) {
         Ok(text) => text.len(),
         // Only an incomplete last character (no error length) may continue in the next read.
@@ -51,6 +69,19 @@ mod tests {
             code(complete_prefix(b"\xffab", 0, false, "/f")).as_deref(),
             Some("FS_NOT_TEXT")
         );
+    }
+
+    #[test]
+    fn utf16_text_is_named_by_its_byte_order_mark_at_the_start_only() {
+        let little = complete_prefix(b"\xff\xfeh\0", 0, false, "/f").err().map(|e| e.message);
+        assert_eq!(
+            little.as_deref(),
+            Some("/f is not text: it is UTF-16 (little-endian, by its byte order mark), not UTF-8")
+        );
+        let big = complete_prefix(b"\xfe\xff\0h", 0, false, "/f").err().map(|e| e.message);
+        assert!(big.is_some_and(|m| m.contains("UTF-16 (big-endian")));
+        let later = complete_prefix(b"\xff\xfe", 9, false, "/f").err().map(|e| e.message);
+        assert_eq!(later.as_deref(), Some("/f is not text: invalid UTF-8 at offset 9"));
     }
 
     #[test]
