@@ -10,22 +10,16 @@ use crate::errors;
 pub fn complete_prefix(data: &[u8], start: u64, at_end: bool, path: &str) -> Result<usize, Error> {
     let at = |index: usize| start + index as u64;
     // As the host says of a whole file (`fsio.read-text`): the mark's bytes are never UTF-8.
-    if start == 0 {
-        match data {
-            [0xFF, 0xFE, ..] => {
-                return Err(not_text(
-                    path,
-                    "it is UTF-16 (little-endian, by its byte order mark), not UTF-8",
-                ));
-            }
-            [0xFE, 0xFF, ..] => {
-                return Err(not_text(
-                    path,
-                    "it is UTF-16 (big-endian, by its byte order mark), not UTF-8",
-                ));
-            }
-            _ => {}
-        }
+    let utf16 = match data {
+        [0xFF, 0xFE, ..] if start == 0 => Some("little-endian"),
+        [0xFE, 0xFF, ..] if start == 0 => Some("big-endian"),
+        _ => None,
+    };
+    if let Some(order) = utf16 {
+        return Err(not_text(
+            path,
+            &format!("it is UTF-16 ({order}, by its byte order mark), not UTF-8"),
+        ));
     }
     let valid = match std::str::from_utf8(data) {
         Ok(text) => text.len(),
