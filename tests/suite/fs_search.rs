@@ -353,6 +353,7 @@ fn ripgrep_failures_are_errors_with_a_code() {
     assert!(bad_glob.text().contains("error parsing glob"), "{}", bad_glob.text());
     let missing = call(&world, "grep", json!({"pattern": "x", "path": "no/such/dir"}));
     assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());
+    assert_eq!(missing.text(), "no/such/dir: no such file or directory");
     // Also when the search would run in that directory (a glob with a slash).
     let missing = call(&world, "glob", json!({"pattern": "a/*.rs", "path": "no/such/dir"}));
     assert_eq!(code(&missing), Some("SEARCH_PATH_NOT_FOUND"), "{}", missing.text());

@@ -197,7 +197,8 @@ const NAMES_NOT_UTF8: &str = "\n[a path shown with \u{fffd} has a name that is n
                               open it by that name; bash can, with `*` in place of \u{fffd}]";
 
 /// A search ripgrep refused as a whole. Its advice on a pattern that matches a line break
-/// names a flag this tool does not have, so that one is said in the tool's words.
+/// names a flag this tool does not have, and its missing path reads as a system error, so
+/// those are said in the tool's words.
 fn refusal(stderr: &str) -> seam_guest::ToolResult {
     if stderr.contains("is not allowed in a regex") {
         return seam_guest::ToolResult::error(
@@ -205,15 +206,19 @@ fn refusal(stderr: &str) -> seam_guest::ToolResult {
             "the pattern matches a line break, but grep matches one line at a time: search for text within a line",
         );
     }
-    seam_guest::ToolResult::error(failure_code(stderr), stderr.to_owned())
+    let message = stderr.replace(RG_NOT_FOUND, "no such file or directory");
+    seam_guest::ToolResult::error(failure_code(stderr), message)
 }
+
+/// How ripgrep says a path it was given does not exist.
+const RG_NOT_FOUND: &str = "No such file or directory (os error 2)";
 
 /// What a caller can do about a search ripgrep refused tells the codes apart: fix the pattern,
 /// fix the path, or neither (SEARCH_FAILED). ripgrep says which in its message only.
 fn failure_code(stderr: &str) -> &'static str {
     if stderr.contains("regex parse error") || stderr.contains("error parsing glob") {
         "SEARCH_INVALID_PATTERN"
-    } else if stderr.contains("No such file or directory (os error 2)") {
+    } else if stderr.contains(RG_NOT_FOUND) {
         "SEARCH_PATH_NOT_FOUND"
     } else {
         "SEARCH_FAILED"
