@@ -4,6 +4,7 @@
 
 use crate::fault::{self, Fault, Seen};
 use crate::link::forward::Proxies;
+use crate::world::epoch::{Awake, Epoch};
 use crate::world::file::Limits;
 use crate::world::linked::Linked;
 use std::sync::Arc;
@@ -86,6 +87,8 @@ pub struct Lane {
     /// Bytes the call's linear memories grew by past their initial sizes: roughly what dropping
     /// the lane will have to reset.
     grown: usize,
+    /// Held while guest code may run here, so the epoch ticks for its time limit.
+    awake: Option<Awake>,
 }
 
 impl Lane {
@@ -118,13 +121,15 @@ impl Lane {
             memory_denied: false,
             timed_out: false,
             grown: 0,
+            awake: None,
         }
     }
 
     /// A store for a new lane: guest time checked on every epoch tick, memory under the lane's
     /// limits.
-    pub(crate) fn open(engine: &Engine, linked: Arc<Linked>, call: CallContext) -> Store<Lane> {
+    pub(crate) fn open(engine: &Engine, epoch: &Epoch, linked: Arc<Linked>, call: CallContext) -> Store<Lane> {
         let mut store = Store::new(engine, Lane::new(linked, call));
+        store.data_mut().awake = Some(epoch.awake());
         store.limiter(|lane| lane);
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(Lane::on_epoch);
@@ -133,16 +138,28 @@ impl Lane {
 
     /// A store for a new lane serving a call of the tool component `node`, under that tool's
     /// limits (a plugin's own, or the world's): every provider the call reaches shares them.
-    pub(crate) fn for_tool(engine: &Engine, linked: Arc<Linked>, node: usize, call: CallContext) -> Store<Lane> {
+    pub(crate) fn for_tool(
+        engine: &Engine,
+        epoch: &Epoch,
+        linked: Arc<Linked>,
+        node: usize,
+        call: CallContext,
+    ) -> Store<Lane> {
         let limits = linked.nodes[node].limits.clone();
-        let mut store = Lane::open(engine, linked, call);
+        let mut store = Lane::open(engine, epoch, linked, call);
         store.data_mut().limits = limits;
         store.data_mut().enter(node);
         store
     }
 
+    /// A lane built ahead of its call waits with no guest code to run.
+    pub(crate) fn rest(&mut self) {
+        self.awake = None;
+    }
+
     /// Start serving `call` in a lane built ahead of it: its guest time counts from now.
-    pub(crate) fn begin(&mut self, call: CallContext) {
+    pub(crate) fn begin(&mut self, call: CallContext, awake: Awake) {
+        self.awake = Some(awake);
         self.call = call;
         self.started = Instant::now();
         self.blocked = Duration::ZERO;

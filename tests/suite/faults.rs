@@ -120,3 +120,45 @@ fn every_call_starts_in_a_fresh_lane_even_when_its_lane_was_built_ahead() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// The epoch that checks guest time rests while no lane runs guest code. A runaway loop in a
+/// call after such a rest is stopped all the same, in a lane built ahead of the call (after the
+/// call without a fault) and in one the call builds (after the fault).
+#[test]
+fn a_runaway_loop_after_the_world_sat_idle_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    // A runtime of its own: the other tests' calls keep the shared one's epoch awake.
+    let options = seam_host::RuntimeOptions {
+        max_instances: 256,
+        ..Default::default()
+    };
+    let runtime = seam_host::Runtime::with_options(options).unwrap();
+    let toml = format!(
+        "tools = [{:?}]\n[providers]\ncounter = {:?}\n[limits]\nguest_time_ms = 500\n",
+        fixture("fixture-counter-tool").display().to_string(),
+        fixture("fixture-counter").display().to_string()
+    );
+    let file = seam_host::WorldFile::parse(&toml, "idle world", dir.path()).unwrap();
+    let world = std::sync::Arc::new(seam_host::World::load(&runtime, file, Some(dir.path())).unwrap());
+    assert_eq!(call(&world, "ok", json!({})).text(), "ok");
+    for kind in ["spin", "provider spin"] {
+        // Longer than the epoch's idle ticks: it has parked.
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        let (sent, answer) = std::sync::mpsc::channel();
+        let calling = world.clone();
+        let (tool, args) = match kind {
+            "spin" => ("self_fault", json!({ "kind": "spin" })),
+            _ => ("provider_fault", json!({ "kind": "spin" })),
+        };
+        std::thread::spawn(move || sent.send(call(&calling, tool, args)));
+        let result = answer
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("{kind}: the loop was never stopped"));
+        assert_eq!(
+            result.code.as_deref(),
+            Some("COMPONENT_TIMEOUT"),
+            "{kind}: {}",
+            result.text()
+        );
+    }
+}

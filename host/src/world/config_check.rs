@@ -40,6 +40,7 @@ pub(super) fn check_settings(world: &World) -> Result<(), WorldError> {
 fn check(world: &World, node: usize, export: &str) -> Result<(), String> {
     let mut store = Lane::open(
         &world.runtime.engine,
+        &world.runtime.epoch,
         world.linked.clone(),
         world.call_context("config-check"),
     );

@@ -4,6 +4,7 @@
 pub mod builtin;
 pub mod cache;
 mod config_check;
+pub(crate) mod epoch;
 pub mod file;
 mod host_linkers;
 pub mod linked;
@@ -276,7 +277,7 @@ impl World {
     fn lane_for(&self, node: usize, call: CallContext) -> (Store<Lane>, wasmtime::Result<tool_bindings::Plugin>) {
         if let Some(spare) = self.spares.take(node) {
             tracing::debug!(component = %self.linked.nodes[node].name, "a spare lane serves the call");
-            let spare = spare.serving(call);
+            let spare = spare.serving(call, &self.runtime.epoch);
             return (spare.store, Ok(spare.plugin));
         }
         let mut store = self.tool_store(node, call);
@@ -289,6 +290,7 @@ impl World {
     fn spare_order(&self, node: usize, store: &Store<Lane>) -> Option<spares::Order> {
         self.runtime.spare_lanes.then(|| spares::Order {
             engine: self.runtime.engine.clone(),
+            epoch: self.runtime.epoch.clone(),
             linked: self.linked.clone(),
             spares: self.spares.clone(),
             node,
@@ -299,7 +301,13 @@ impl World {
 
     /// A lane serving one call of the tool component `node`.
     fn tool_store(&self, node: usize, call: CallContext) -> Store<Lane> {
-        Lane::for_tool(&self.runtime.engine, self.linked.clone(), node, call)
+        Lane::for_tool(
+            &self.runtime.engine,
+            &self.runtime.epoch,
+            self.linked.clone(),
+            node,
+            call,
+        )
     }
 
     /// Each provider's state namespace with the fingerprint (content hash + config) of the

@@ -2,6 +2,7 @@
 //! and the durable host state every world shares.
 
 use super::cache::ComponentCache;
+use super::epoch::Epoch;
 use super::linked::Linked;
 use super::retire::Retirement;
 use crate::lane::{CallContext, Lane};
@@ -9,11 +10,7 @@ use crate::natives::HostState;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
-
-/// How often guest time limits are checked.
-const EPOCH_TICK: Duration = Duration::from_millis(5);
 
 /// How a runtime is set up.
 #[derive(Clone, Debug)]
@@ -94,6 +91,8 @@ const SPARE_LANES_FROM: u32 = 256;
 
 pub struct Runtime {
     pub(crate) engine: Engine,
+    /// Ticks the engine's epoch while lanes may run guest code.
+    pub(crate) epoch: Epoch,
     pub(crate) cache: ComponentCache,
     pub(crate) host: Arc<HostState>,
     /// Where finished lanes are dropped, off the callers' path.
@@ -122,16 +121,9 @@ impl Runtime {
             options.max_instances,
         )));
         let engine = Engine::new(&config)?;
-        let weak = engine.weak();
-        std::thread::Builder::new().name("seam-epoch".into()).spawn(move || {
-            while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(EPOCH_TICK);
-            }
-        })?;
         Ok(Arc::new(Self {
             cache: ComponentCache::new(&engine),
+            epoch: Epoch::start(&engine)?,
             engine,
             host: HostState::new(options.launcher),
             retirement: Retirement::start(),
@@ -145,6 +137,6 @@ impl Runtime {
     }
 
     pub(crate) fn new_store(&self, linked: Arc<Linked>, call: CallContext) -> Store<Lane> {
-        Lane::open(&self.engine, linked, call)
+        Lane::open(&self.engine, &self.epoch, linked, call)
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::lane::{CallContext, Lane};
 use crate::natives::bindings::tool::Plugin;
+use crate::world::epoch::Epoch;
 use crate::world::linked::Linked;
 use std::sync::{Arc, Mutex};
 use wasmtime::{AsContextMut, Engine, Store};
@@ -17,8 +18,8 @@ pub(crate) struct Spare {
 
 impl Spare {
     /// The spare, now serving `call`.
-    pub fn serving(mut self, call: CallContext) -> Self {
-        self.store.data_mut().begin(call);
+    pub fn serving(mut self, call: CallContext, epoch: &Epoch) -> Self {
+        self.store.data_mut().begin(call, epoch.awake());
         // Its deadline passed while it waited: the first tick of the call re-arms it.
         self.store.set_epoch_deadline(1);
         self
@@ -52,6 +53,7 @@ impl Spares {
 /// providers to instantiate.
 pub(crate) struct Order {
     pub engine: Engine,
+    pub epoch: Epoch,
     pub linked: Arc<Linked>,
     pub spares: Arc<Spares>,
     pub node: usize,
@@ -64,7 +66,13 @@ impl Order {
     /// Build the spare and leave it for the next call; a component that fails to instantiate
     /// leaves none (the call that builds its own lane reports the fault).
     pub fn fill(self) {
-        let mut store = Lane::for_tool(&self.engine, self.linked.clone(), self.node, self.placeholder);
+        let mut store = Lane::for_tool(
+            &self.engine,
+            &self.epoch,
+            self.linked.clone(),
+            self.node,
+            self.placeholder,
+        );
         let Ok(plugin) = tool_plugin(&self.linked, &mut store, self.node) else {
             return;
         };
@@ -73,6 +81,7 @@ impl Order {
                 return;
             }
         }
+        store.data_mut().rest();
         // One built for a call in parallel may wait there: it is dropped outside the lock.
         let replaced = self.spares.lock()[self.node].replace(Spare { store, plugin });
         drop(replaced);
