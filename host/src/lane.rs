@@ -236,10 +236,14 @@ impl Lane {
         &self.linked.nodes[n].name
     }
 
-    /// Run host work that blocks (waiting for a process, say): it does not count as guest time.
+    /// Run host work that blocks (waiting for a process, say): it does not count as guest time,
+    /// and no guest code runs in this lane until it returns, so the epoch may rest meanwhile
+    /// (a call waiting minutes for a build wakes no ticker).
     pub(crate) fn blocking<R>(&mut self, work: impl FnOnce() -> R) -> R {
         let start = Instant::now();
+        let resting = self.awake.take().map(Awake::rest);
         let result = work();
+        self.awake = resting.map(|epoch| epoch.awake());
         self.count_blocked(start.elapsed());
         result
     }

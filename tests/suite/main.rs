@@ -19,6 +19,7 @@ mod fs_tools;
 mod fs_versions;
 mod home_paths;
 mod hot_swap;
+mod idle;
 mod jobs;
 mod linking;
 mod lsp;

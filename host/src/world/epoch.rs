@@ -70,6 +70,13 @@ impl Epoch {
     }
 }
 
+impl Awake {
+    /// Give up keeping the epoch awake, keeping the handle to wake it again.
+    pub fn rest(self) -> Epoch {
+        self.0.clone()
+    }
+}
+
 impl Drop for Awake {
     fn drop(&mut self) {
         self.0.0.shared.awake.fetch_sub(1, Ordering::AcqRel);
