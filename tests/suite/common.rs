@@ -92,6 +92,24 @@ pub fn as_user_at_home(command: &mut std::process::Command, home: &Path) {
     command.env("HOME", home);
 }
 
+/// `seam call --batch` on `workspace`, running, fed one line at a time: the process, its
+/// input (closing it ends the batch) and its answers.
+pub fn live_batch(
+    workspace: &Path,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    let mut seam = batch_command(workspace)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("seam starts");
+    let (input, answers) = (seam.stdin.take().unwrap(), seam.stdout.take().unwrap());
+    (seam, input, std::io::BufReader::new(answers))
+}
+
 /// Feed `lines` to a batch command and return its answers, one JSON result per line.
 pub fn run_batch(mut command: std::process::Command, lines: &[serde_json::Value]) -> Vec<serde_json::Value> {
     use std::io::Write;

@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use serde_json::json;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,13 +38,8 @@ fn rests(status: &PathBuf) -> bool {
 #[test]
 fn the_ticker_rests_between_calls_and_while_a_call_waits_on_a_command() {
     let dir = tempfile::tempdir().unwrap();
-    let mut seam = batch_command(dir.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("seam starts");
-    let mut stdin = seam.stdin.take().unwrap();
-    let mut answers = BufReader::new(seam.stdout.take().unwrap()).lines();
+    let (mut seam, mut stdin, answers) = live_batch(dir.path());
+    let mut answers = answers.lines();
     let mut ask = move |command: &str| {
         let line = json!({"tool": "bash", "args": {"command": command}});
         writeln!(stdin, "{line}").unwrap();

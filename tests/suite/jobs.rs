@@ -2,8 +2,8 @@
 //! subprocess-local, read, listed and killed with the job_* tools from later calls.
 
 use crate::common::{
-    batch, batch_command, default_world, eventually, first_text, outside_tmp, processes_with, sleep_runs,
-    unique_seconds, world,
+    batch, default_world, eventually, first_text, live_batch, outside_tmp, processes_with, sleep_runs, unique_seconds,
+    world,
 };
 use crate::sandbox_support::kernel_lacks;
 use crate::terminal_support::Agent;
@@ -136,14 +136,9 @@ fn a_read_past_the_retained_output_says_how_much_a_capped_spill_file_holds() {
 /// holds no descriptor for them (a long session would run out).
 #[test]
 fn ended_jobs_hold_no_descriptor_in_the_host() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::{BufRead, Write};
     let dir = tempfile::tempdir().unwrap();
-    let mut seam = batch_command(dir.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("seam starts");
-    let (mut input, mut answers) = (seam.stdin.take().unwrap(), BufReader::new(seam.stdout.take().unwrap()));
+    let (mut seam, mut input, mut answers) = live_batch(dir.path());
     let mut call = |tool: &str, args: serde_json::Value| {
         writeln!(input, "{}", json!({"tool": tool, "args": args})).unwrap();
         let mut line = String::new();
