@@ -241,9 +241,10 @@ impl Lane {
     /// (a call waiting minutes for a build wakes no ticker).
     pub(crate) fn blocking<R>(&mut self, work: impl FnOnce() -> R) -> R {
         let start = Instant::now();
-        let resting = self.awake.take().map(Awake::rest);
-        let result = work();
-        self.awake = resting.map(|epoch| epoch.awake());
+        let result = match &self.awake {
+            Some(awake) => awake.resting(work),
+            None => work(),
+        };
         self.count_blocked(start.elapsed());
         result
     }

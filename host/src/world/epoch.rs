@@ -30,7 +30,8 @@ struct Shared {
     /// Lanes that may run guest code now.
     awake: AtomicUsize,
     stopped: AtomicBool,
-    /// Ticks made so far: what a test can watch.
+    /// Ticks made so far: what a test watches.
+    #[cfg(test)]
     ticks: AtomicUsize,
 }
 
@@ -43,6 +44,7 @@ impl Epoch {
         let shared = Arc::new(Shared {
             awake: AtomicUsize::new(0),
             stopped: AtomicBool::new(false),
+            #[cfg(test)]
             ticks: AtomicUsize::new(0),
         });
         let weak = engine.weak();
@@ -58,9 +60,7 @@ impl Epoch {
 
     /// Keep the epoch ticking until the returned guard is dropped.
     pub fn awake(&self) -> Awake {
-        self.0.shared.awake.fetch_add(1, Ordering::AcqRel);
-        // A ticker that is not parked only records the token: an atomic swap, no system call.
-        self.0.ticker.unpark();
+        drop(Woken(&self.0));
         Awake(self.clone())
     }
 
@@ -71,9 +71,24 @@ impl Epoch {
 }
 
 impl Awake {
-    /// Give up keeping the epoch awake, keeping the handle to wake it again.
-    pub fn rest(self) -> Epoch {
-        self.0.clone()
+    /// Run `work`, during which this lane runs no guest code, with the epoch free to rest.
+    pub fn resting<R>(&self, work: impl FnOnce() -> R) -> R {
+        let shared = &self.0.0;
+        shared.shared.awake.fetch_sub(1, Ordering::AcqRel);
+        // Awake again when the work ends, also by unwinding: the guard's own drop counts once.
+        let _woken = Woken(shared);
+        work()
+    }
+}
+
+struct Woken<'a>(&'a Handle);
+
+/// Counts a lane awake and wakes the ticker. One that is not parked only records the token:
+/// an atomic swap, no system call.
+impl Drop for Woken<'_> {
+    fn drop(&mut self) {
+        self.0.shared.awake.fetch_add(1, Ordering::AcqRel);
+        self.0.ticker.unpark();
     }
 }
 
@@ -98,6 +113,7 @@ fn tick(engine: &EngineWeak, shared: &Shared) {
         };
         engine.increment_epoch();
         drop(engine);
+        #[cfg(test)]
         shared.ticks.fetch_add(1, Ordering::AcqRel);
         idle = if shared.awake.load(Ordering::Acquire) > 0 {
             0
