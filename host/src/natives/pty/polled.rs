@@ -244,11 +244,17 @@ mod tests {
         ];
         for (name, script, expected) in scripts {
             let pair = super::super::device::open(24, 80).expect("a PTY pair");
+            // The script says it is ready before its wait: a launcher that sleeps on its own
+            // children before it execs python (pyenv's shim) is not mistaken for the wait.
             let mut child = Command::new("python3")
-                .args(["-c", script])
+                .args(["-c", &format!("import os; os.write(1, b'.'); {script}")])
                 .stdin(Stdio::from(pair.slave))
+                .stdout(Stdio::piped())
                 .spawn()
                 .expect("python3 runs");
+            let mut ready = [0u8; 1];
+            let stdout = child.stdout.as_mut().expect("a piped stdout");
+            std::io::Read::read_exact(stdout, &mut ready).expect("the script starts");
             let seen = polled_once_asleep(child.id() as i32, pair.device);
             let _ = child.kill();
             let _ = child.wait();
