@@ -72,6 +72,7 @@ impl wit::Host for Lane {
             stdout: output(spec.stdout),
             stderr: output(spec.stderr),
             grace: Duration::from_millis(spec.grace_ms.into()),
+            private_tmp: spec.private_tmp,
         };
         // Logged here, where a disabled level costs nothing, not by the provider across a seam.
         tracing::debug!(component = self.current_name(), program = ?spec.argv.first(), cwd = ?spec.cwd, "spawn");

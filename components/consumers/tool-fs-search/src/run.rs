@@ -56,6 +56,7 @@ pub fn rg(
             spill: None,
         }),
         grace_ms: GRACE_MS,
+        private_tmp: false,
     };
     let process = subprocess::spawn(&spec).map_err(|e| ToolResult::error(e.code, e.message))?;
     let deadline = Instant::now() + Duration::from_millis(u64::from(config.timeout_ms));

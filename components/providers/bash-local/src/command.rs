@@ -31,6 +31,8 @@ pub fn spawn_spec(spec: &Spec, argv: Vec<String>, env: Vec<(String, String)>) ->
         }),
         stderr: Output::Merge,
         grace_ms: spec.grace_ms,
+        // The command's files in /tmp are the user's, kept after it ends.
+        private_tmp: false,
     }
 }
 

@@ -159,6 +159,9 @@ impl<'a> Connection<'a> {
                 spill: None,
             }),
             grace_ms: config.grace_ms,
+            // Servers leave temporary directories behind (typescript-language-server two per
+            // start); a private TMPDIR goes with the server.
+            private_tmp: true,
         };
         let process: Process = subprocess::spawn(&spec)
             .map_err(|e| Fault::Died(format!("cannot start {}: {} ({})", entry.argv[0], e.message, e.code)))?;

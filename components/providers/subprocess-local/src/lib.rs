@@ -55,6 +55,7 @@ impl Guest for SubprocessLocal {
             stdout: spec.stdout.into(),
             stderr: spec.stderr.into(),
             grace_ms: spec.grace_ms,
+            private_tmp: spec.private_tmp,
         };
         let child = host::spawn(&host_spec).map_err(errors::from_host)?;
         Ok(Process::new(LocalProcess::new(child)))

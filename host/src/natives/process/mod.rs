@@ -17,6 +17,7 @@
 //! bounded memory with an optional spill file. Spill files live in a private per-process
 //! directory under the user's state dir and are kept after the process ends, so their paths
 //! can be shown to users; a day after the last write, the next spill removes them (`spill`).
+//! A program may ask for its own TMPDIR, removed once its tree is gone (`private_tmp`).
 //!
 //! Requirements on the host process: SIGCHLD must not be ignored (the kernel would then reap
 //! supervisors itself and their statuses would be lost; the `seam` binary restores its default
@@ -31,6 +32,7 @@ mod handle;
 mod launch;
 mod outcome;
 mod pipe_reader;
+mod private_tmp;
 mod spawner;
 mod spec;
 mod spill;

@@ -24,6 +24,8 @@ pub struct SpawnSpec {
     pub stderr: OutputSpec,
     /// Time between SIGTERM and SIGKILL when the process tree is torn down.
     pub grace: Duration,
+    /// Give the program its own TMPDIR, removed once its tree is gone.
+    pub private_tmp: bool,
 }
 
 impl SpawnSpec {
@@ -37,6 +39,7 @@ impl SpawnSpec {
             stdout: OutputSpec::Null,
             stderr: OutputSpec::Null,
             grace: DEFAULT_GRACE,
+            private_tmp: false,
         }
     }
 

@@ -77,19 +77,19 @@ fn create_private_dir() -> io::Result<PathBuf> {
     let mut last_err = io::Error::other("no spill root");
     for root in spill_roots() {
         match DirBuilder::new().recursive(true).mode(0o700).create(&root) {
-            Ok(()) => return create_private_dir_in(&root),
+            Ok(()) => return create_private_dir_in(&root, DIR_PREFIX),
             Err(err) => last_err = err,
         }
     }
     Err(last_err)
 }
 
-/// `create_dir` fails on an existing entry (including a planted symlink), so the directory is
-/// always our own.
-fn create_private_dir_in(root: &Path) -> io::Result<PathBuf> {
-    let mut last_err = io::Error::other("no spill directory attempt made");
+/// Creates `<root>/<prefix><random hex>` with mode 0700. `create_dir` fails on an existing
+/// entry (including a planted symlink), so the directory is always our own.
+pub(super) fn create_private_dir_in(root: &Path, prefix: &str) -> io::Result<PathBuf> {
+    let mut last_err = io::Error::other("no private directory attempt made");
     for _ in 0..DIR_ATTEMPTS {
-        let path = root.join(format!("{DIR_PREFIX}{}", random_hex()?));
+        let path = root.join(format!("{prefix}{}", random_hex()?));
         match DirBuilder::new().mode(0o700).create(&path) {
             Ok(()) => {
                 // The umask may have removed owner bits; make the mode exact.

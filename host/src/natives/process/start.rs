@@ -11,6 +11,7 @@ use super::error::ProcessError;
 use super::handle::{OutputEnd, Process};
 use super::launch::launch;
 use super::pipe_reader::PipeReader;
+use super::private_tmp::PrivateTmp;
 use super::spawner::Spawner;
 use super::spec::{OutputSpec, SpawnSpec, StdinSpec, Stream};
 use super::spill::SpillDir;
@@ -20,6 +21,11 @@ use super::wiring::wire;
 
 pub(super) fn start(id: u64, mut spec: SpawnSpec, spawner: &Spawner) -> Result<Process, ProcessError> {
     spec.validate()?;
+    let private_tmp = (spec.private_tmp.then(PrivateTmp::create).transpose())
+        .map_err(ProcessError::io("creating a private temporary directory"))?;
+    if let Some(tmp) = &private_tmp {
+        tmp.set_in(&mut spec.env);
+    }
     let (child_stdio, host) = wire(&spec)?;
     let spill_dir = Arc::new(SpillDir::default());
     let mut drains = Vec::new();
@@ -33,7 +39,7 @@ pub(super) fn start(id: u64, mut spec: SpawnSpec, spawner: &Spawner) -> Result<P
         }
         _ => StdinPipe::new(None),
     };
-    let exit = ExitLink::new();
+    let exit = ExitLink::new(private_tmp);
     let watcher = start_watcher(Arc::clone(&exit), drains).map_err(ProcessError::io("starting the process watcher"))?;
     let launched = launch(spawner, &spec, child_stdio)?;
     watcher.deliver(launched.supervisor, launched.finish);

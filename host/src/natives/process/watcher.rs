@@ -31,6 +31,7 @@ use nix::unistd::Pid;
 use super::collect::{Drain, drain_all};
 use super::launch::read_report;
 use super::outcome::Outcome;
+use super::private_tmp::PrivateTmp;
 use super::wire::Report;
 use super::workers;
 
@@ -57,12 +58,18 @@ struct ExitState {
     /// Published once the streams are drained and the supervisor reported the end of the tree
     /// or was reaped.
     outcome: Option<Outcome>,
+    /// The program's own TMPDIR, removed when the outcome is published: nothing of the tree
+    /// runs then.
+    private_tmp: Option<PrivateTmp>,
 }
 
 impl ExitLink {
-    pub(super) fn new() -> Arc<Self> {
+    pub(super) fn new(private_tmp: Option<PrivateTmp>) -> Arc<Self> {
         Arc::new(Self {
-            state: Mutex::new(ExitState::default()),
+            state: Mutex::new(ExitState {
+                private_tmp,
+                ..ExitState::default()
+            }),
             changed: Condvar::new(),
         })
     }
@@ -182,6 +189,7 @@ impl ExitLink {
     /// Publishes `outcome` unless one was: the report and the reap say the same.
     fn publish(&self, state: &mut ExitState, outcome: Outcome) {
         state.outcome.get_or_insert(outcome);
+        state.private_tmp = None;
         self.changed.notify_all();
     }
 }

@@ -5,6 +5,7 @@ mod basics;
 mod host_children;
 mod idle;
 mod output;
+mod private_tmp;
 mod spill_expiry;
 mod stdin;
 mod supervisor;
@@ -41,6 +42,7 @@ pub(super) fn spec(argv: &[&str]) -> SpawnSpec {
         stdout: collect(1 << 20, 4096, None),
         stderr: collect(1 << 20, 4096, None),
         grace: TEST_GRACE,
+        private_tmp: false,
     }
 }
 
