@@ -8,11 +8,10 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use super::spill::create_private_dir_in;
+use super::spill::{create_private_dir_in, is_own_private_dir};
 
 /// Names are `seam-tmp-<host pid>-<hex digits>`: never a spill directory's `seam-<hex digits>`,
 /// so a spill sweep does not take one from a program that still runs.
@@ -57,17 +56,12 @@ pub(super) fn remove_orphans(root: &Path) {
     let Ok(entries) = fs::read_dir(root) else {
         return;
     };
-    let uid = nix::unistd::geteuid().as_raw();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(host) = name.to_str().and_then(host_of) else {
             continue;
         };
-        // DirEntry::metadata does not follow a symlink.
-        let ours = entry
-            .metadata()
-            .is_ok_and(|meta| meta.is_dir() && meta.uid() == uid && meta.mode() & 0o777 == 0o700);
-        if ours && !Path::new(&format!("/proc/{host}")).exists() {
+        if is_own_private_dir(&entry) && !Path::new(&format!("/proc/{host}")).exists() {
             let _ = fs::remove_dir_all(entry.path());
         }
     }

@@ -11,7 +11,7 @@
 
 use std::ffi::OsStr;
 use std::fmt::Write as _;
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, DirBuilder, DirEntry, File, OpenOptions};
 use std::io::{self, Read, Write as _};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -103,6 +103,16 @@ pub(super) fn create_private_dir_in(root: &Path, prefix: &str) -> io::Result<Pat
     Err(last_err)
 }
 
+/// Whether `entry` is a directory (not a link to one) owned by this user with mode 0700, as
+/// [`create_private_dir_in`] makes them.
+pub(super) fn is_own_private_dir(entry: &DirEntry) -> bool {
+    let uid = nix::unistd::geteuid().as_raw();
+    // DirEntry::metadata does not follow a symlink.
+    entry
+        .metadata()
+        .is_ok_and(|meta| meta.is_dir() && meta.uid() == uid && meta.mode() & 0o777 == 0o700)
+}
+
 fn random_hex() -> io::Result<String> {
     let mut bytes = [0u8; NAME_BYTES];
     File::open("/dev/urandom")?.read_exact(&mut bytes)?;
@@ -149,14 +159,9 @@ pub(super) fn sweep(root: &Path, lifetime: Duration, budget: u64, now: SystemTim
     let Ok(entries) = fs::read_dir(root) else {
         return 0;
     };
-    let uid = nix::unistd::geteuid().as_raw();
-    let spill_dirs = entries.flatten().filter(|entry| {
-        // DirEntry::metadata does not follow a symlink.
-        let ours = entry
-            .metadata()
-            .is_ok_and(|meta| meta.is_dir() && meta.uid() == uid && meta.mode() & 0o777 == 0o700);
-        ours && is_spill_dir_name(&entry.file_name())
-    });
+    let spill_dirs = entries
+        .flatten()
+        .filter(|entry| is_spill_dir_name(&entry.file_name()) && is_own_private_dir(entry));
     let (mut removed, mut kept) = (0, Vec::new());
     for entry in spill_dirs {
         let path = entry.path();
