@@ -20,7 +20,8 @@ fn an_editor_is_seen_as_its_screen_and_edits_a_file_with_the_keys_sent() {
     let file = terminal.dir.path().join("notes.txt");
     std::fs::write(&file, "first line\nsecond line\n").unwrap();
     let id = agent.open();
-    let text = agent.send(&id, "vim -u NONE -N -n notes.txt", None);
+    // No vimrc, no viminfo, no swap file: the test leaves the user's home and the fixture alone.
+    let text = agent.send(&id, "vim -u NONE -i NONE -N -n notes.txt", None);
     assert!(
         status(&text).contains("showing the screen of the full-screen program"),
         "{text}"
@@ -40,7 +41,7 @@ fn an_editor_is_seen_as_its_screen_and_edits_a_file_with_the_keys_sent() {
     );
     // Back at the prompt: the screen is the shell's again, with the command that ran vim.
     let screen = read_screen(&agent, &id);
-    assert!(screen.contains("$ vim -u NONE -N -n notes.txt"), "{screen}");
+    assert!(screen.contains("$ vim -u NONE -i NONE -N -n notes.txt"), "{screen}");
     assert!(!screen.contains("full-screen program is showing"), "{screen}");
     agent.close(&id);
 }
@@ -239,14 +240,18 @@ fn what_was_printed_before_a_full_screen_program_started_is_kept_above_its_scree
     let agent = terminal.agent("a");
     std::fs::write(terminal.dir.path().join("notes.txt"), "first line\n").unwrap();
     let id = agent.open();
-    let text = agent.send(&id, "echo built; echo tested; vim -u NONE -N -n notes.txt", None);
+    let text = agent.send(
+        &id,
+        "echo built; echo tested; vim -u NONE -i NONE -N -n notes.txt",
+        None,
+    );
     assert!(
         text.contains("\nbuilt\ntested\n[then a full-screen program took the screen:]\nfirst line\n"),
         "{text}"
     );
     agent.send(&id, ":q", None);
     // Only the command line before it: the screen alone.
-    let text = agent.send(&id, "vim -u NONE -N -n notes.txt", None);
+    let text = agent.send(&id, "vim -u NONE -i NONE -N -n notes.txt", None);
     assert!(text.starts_with("first line\n"), "{text}");
     agent.close(&id);
 }
