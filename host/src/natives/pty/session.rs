@@ -238,6 +238,9 @@ impl PtySession {
     /// How the foreground group waits on this terminal (kernel wait channels).
     pub fn foreground_wait(&self) -> Result<TerminalWait, PtyError> {
         let pgid = self.foreground_pgid()?;
+        // Input just sent may not have reached the terminal yet: a program asleep on it then is
+        // not waiting for input, it is about to get some.
+        device::deliver_input(&*self.master()?);
         let wait = kernel::group_wait_on_tty(pgid, self.device);
         // Not waiting while what its programs wrote has not reached the scrollback: a program
         // blocked writing to the terminal (its output not drained yet, on a loaded host) sleeps
