@@ -151,6 +151,19 @@ pub(super) fn wait_for_sleeps(marker: &str, count: usize) -> Vec<Sighting> {
     }
 }
 
+/// Waits until `stream` has collected `expected`: a program's word that it is ready.
+pub(super) fn wait_for_output(process: &Process, stream: Stream, expected: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let seen = collected(process, stream);
+        if seen.contains(expected) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{expected:?} never came: {seen:?}");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
 pub(super) fn is_sleep(sighting: &Sighting, marker: &str) -> bool {
     sighting.argv.first().is_some_and(|arg0| arg0.ends_with("sleep"))
         && sighting.argv.get(1).map(String::as_str) == Some(marker)

@@ -108,11 +108,12 @@ fn a_process_started_during_the_grace_is_asked_to_stop_too() {
     // The program outlives SIGTERM (a handler), then starts one that would end on it: that one
     // is sent it as well, so the program's own exit ends the tree well before the SIGKILL.
     let script = "python3 -c 'import signal,subprocess,time; signal.signal(signal.SIGTERM, lambda *a: None); \
-                  time.sleep(0.3); subprocess.run([\"/usr/bin/sleep\", \"30\"]); exit(7)'";
+                  print(\"ready\", flush=True); time.sleep(0.3); subprocess.run([\"/usr/bin/sleep\", \"30\"]); exit(7)'";
     let mut spec = bash(script);
     spec.grace = Duration::from_secs(20);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
-    thread::sleep(Duration::from_millis(100));
+    // Asked only once the handler is in place: a slow start must not turn this into a plain kill.
+    wait_for_output(&process, Stream::Stdout, "ready");
     let outcome = process.terminate();
     assert_eq!(outcome, exited(7));
 }
@@ -122,12 +123,12 @@ fn a_process_that_ignored_sigterm_when_asked_is_asked_again() {
     // Started during the grace with SIGTERM ignored (inherited), the child restores the default
     // later: a later round's SIGTERM ends it, and the program's own exit ends the tree.
     let script = "python3 -c 'import signal,subprocess,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); \
-                  time.sleep(0.3); subprocess.run([\"python3\", \"-c\", \"import signal,time; time.sleep(0.5); \
+                  print(\"ready\", flush=True); time.sleep(0.3); subprocess.run([\"python3\", \"-c\", \"import signal,time; time.sleep(0.5); \
                   signal.signal(signal.SIGTERM, signal.SIG_DFL); time.sleep(30)\"]); exit(7)'";
     let mut spec = bash(script);
     spec.grace = Duration::from_secs(20);
     let process = ProcessTable::new().spawn(spec).expect("spawn");
-    thread::sleep(Duration::from_millis(100));
+    wait_for_output(&process, Stream::Stdout, "ready");
     let started = Instant::now();
     assert_eq!(process.terminate(), exited(7));
     assert!(
