@@ -1,7 +1,9 @@
 //! The terminal_* tools of the default world on real PTYs: readiness, still-running, input
 //! waits, cancellation, ownership.
 
-use crate::common::{batch, batch_command, eventually, first_text, number_after, run_batch};
+use crate::common::{
+    batch, batch_command, eventually, first_text, number_after, run_batch, sleep_runs, unique_seconds,
+};
 use crate::terminal_support::{TerminalWorld, pty_lock};
 use std::os::unix::process::CommandExt;
 use std::sync::atomic::Ordering;
@@ -344,16 +346,23 @@ fn cancelling_a_send_interrupts_the_foreground_job_even_when_the_shell_traps_sig
     agent.send(&id, "trap 'echo trapped-INT' INT", None);
     let context = agent.context();
     let flag = context.cancelled.clone();
-    let canceller = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(500));
-        flag.store(true, Ordering::Relaxed);
-    });
+    let marker = unique_seconds(30);
+    let canceller = {
+        let marker = marker.clone();
+        // Cancelled once the job runs, however slowly the shell got to it.
+        std::thread::spawn(move || {
+            eventually(Duration::from_secs(10), || sleep_runs(&marker));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
     let started = Instant::now();
-    let args = serde_json::json!({"session_id": id, "input": "sleep 30; echo sleep-status=$?", "wait_ms": 20000});
+    let input = format!("sleep {marker}; echo sleep-status=$?");
+    let args = serde_json::json!({"session_id": id, "input": input, "wait_ms": 20000});
     let result = agent.call_with("terminal_send", args, context);
     canceller.join().unwrap();
     let text = result.text();
-    assert!(started.elapsed() < Duration::from_secs(5), "{text}");
+    // Well before the sleep would have ended by itself.
+    assert!(started.elapsed() < Duration::from_secs(20), "{text}");
     // The shell's own trap does not run: the signal went to the foreground job, not to the shell.
     assert!(
         text.contains("sleep-status=130") && !text.contains("trapped-INT"),
