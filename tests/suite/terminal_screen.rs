@@ -250,6 +250,10 @@ fn what_was_printed_before_a_full_screen_program_started_is_kept_above_its_scree
         "{text}"
     );
     agent.send(&id, ":q", None);
+    // The shell back at its prompt, however long vim took to quit: typed while it was still
+    // quitting, the next line would be echoed by the terminal as well as by the shell.
+    let text = agent.send(&id, "true", Some(20_000));
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
     // Only the command line before it: the screen alone.
     let text = agent.send(&id, "vim -u NONE -i NONE -N -n notes.txt", None);
     assert!(text.starts_with("first line\n"), "{text}");
