@@ -92,7 +92,7 @@ fn terminate_in_background(process: Arc<Process>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::natives::process::{ProcessTable, SpawnSpec};
+    use crate::natives::process::{ProcessTable, SpawnSpec, ignores};
     use std::time::Duration;
 
     fn sleeper(table: &ProcessTable) -> Arc<Process> {
@@ -108,18 +108,9 @@ mod tests {
         let mut spec = SpawnSpec::new(vec!["/bin/bash".into(), "-c".into(), script.into()], "/".into());
         spec.grace = grace;
         let process = table.spawn(spec).expect("sleep starts");
-        let status = format!("/proc/{}/status", process.pid());
-        let ignores_term = || {
-            std::fs::read_to_string(&status).is_ok_and(|status| {
-                status.lines().any(|line| {
-                    line.strip_prefix("SigIgn:")
-                        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
-                        .is_some_and(|mask| mask & (1 << (libc::SIGTERM - 1)) != 0)
-                })
-            })
-        };
+        let pid = i32::try_from(process.pid()).expect("a pid");
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while !ignores_term() {
+        while !ignores(pid, libc::SIGTERM) {
             assert!(std::time::Instant::now() < deadline, "SIGTERM never ignored");
             std::thread::sleep(Duration::from_millis(10));
         }

@@ -56,4 +56,7 @@ pub use handle::Process;
 pub use outcome::Outcome;
 pub use pipe_reader::{PipeRead, PipeText};
 pub use spec::{CollectSpec, DEFAULT_GRACE, OutputSpec, SpawnSpec, StdinSpec, Stream};
+/// For tests that must know a program's signal dispositions are in place.
+#[cfg(test)]
+pub(crate) use supervisor::ignores;
 pub use table::ProcessTable;

@@ -23,6 +23,9 @@ mod standby;
 mod sys;
 pub(super) mod zygote;
 
+#[cfg(test)]
+pub(crate) use proc_tree::ignores;
+
 use std::ffi::c_void;
 use std::os::fd::RawFd;
 

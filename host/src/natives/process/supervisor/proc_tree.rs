@@ -80,7 +80,7 @@ impl Signalled {
 
 /// Whether `pid` ignores `signal` now: its `SigIgn` mask in /proc/PID/status (read whole into
 /// a stack buffer; the supervisor does not allocate).
-fn ignores(pid: pid_t, signal: c_int) -> bool {
+pub(crate) fn ignores(pid: pid_t, signal: c_int) -> bool {
     let mut path = ProcPath::new();
     path.push(b"/proc/");
     path.push_number(pid);
