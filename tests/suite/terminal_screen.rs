@@ -234,6 +234,39 @@ fn a_program_painting_over_the_shells_screen_is_seen_as_its_screen() {
     agent.close(&id);
 }
 
+/// How vim quits, slowed down as on a busy machine: its last output, a stretch of work with no
+/// output, then a short wait on the terminal before it leaves the alternate screen.
+const SLOW_QUIT: &str = r#"import os, select, termios, time, tty
+saved = termios.tcgetattr(0)
+tty.setcbreak(0)
+os.write(1, b"\x1b[?1049h\x1b[Hpress a key")
+os.read(0, 64)
+os.write(1, b"\x1b[Hbye")
+busy_until = time.monotonic() + 0.4
+while time.monotonic() < busy_until:
+    pass
+termios.tcflush(0, termios.TCIFLUSH)
+termios.tcsetattr(0, termios.TCSANOW, saved)
+select.select([0], [], [], 0.1)
+os.write(1, b"\x1b[?1049l")
+"#;
+
+#[test]
+fn a_full_screen_program_that_waits_briefly_while_quitting_is_not_asking() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    std::fs::write(terminal.dir.path().join("slow_quit.py"), SLOW_QUIT).unwrap();
+    let id = agent.open();
+    let text = agent.send(&id, "python3 slow_quit.py; echo quit", None);
+    assert!(text.starts_with("press a key"), "{text}");
+    // Quiet for longer than a pause of a full-screen program counts, but waiting on the terminal
+    // only for a tenth of a second of it.
+    let text = agent.send(&id, "q", None);
+    assert!(status(&text).contains("done, exit code 0"), "{text}");
+    assert!(text.contains("quit"), "{text}");
+    agent.close(&id);
+}
+
 #[test]
 fn what_was_printed_before_a_full_screen_program_started_is_kept_above_its_screen() {
     let terminal = TerminalWorld::new();

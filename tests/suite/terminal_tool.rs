@@ -185,6 +185,23 @@ fn a_command_typed_while_another_runs_is_done_only_when_its_own_prompt_returns()
     agent.close(&id);
 }
 
+#[test]
+fn a_program_typed_while_another_runs_is_seen_waiting_for_input_once_it_asks() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let text = agent.send(&id, "sleep 1", Some(200));
+    expect_status(&text, "still running");
+    // The earlier command's prompt comes back first: it is not this one's, and what the typed
+    // line runs next asks a question.
+    let text = agent.send(&id, r#"python3 -c "print('hello', input('name? '))""#, Some(10_000));
+    expect_status(&text, "waiting for input; decided by stdin-wait");
+    let text = agent.send(&id, "ada", None);
+    assert!(text.contains("hello ada"), "{text}");
+    expect_status(&text, "done, exit code 0");
+    agent.close(&id);
+}
+
 /// The list shows where the shell is now, after its `cd`s, not where it started; after it
 /// exited, where it last was.
 #[test]

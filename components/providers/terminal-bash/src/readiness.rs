@@ -3,8 +3,8 @@
 //! 1. the prompt marker of this session came back: the command finished (`prompt-marker`);
 //! 2. the shell exited (`exited`);
 //! 3. the absolute bound passed: still running (`timeout`);
-//! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`),
-//!    longer for a full-screen program (on the alternate screen);
+//! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`);
+//!    a full-screen program (on the alternate screen) must be seen waiting for longer;
 //! 5. no output for readiness-ms while no job runs in the foreground (the shell itself is there,
 //!    e.g. at a continuation prompt or with its marker hook removed) or the foreground cannot be
 //!    read, and none has run for readiness-ms either (`silence`). A quiet foreground job (`sleep`)
@@ -14,8 +14,9 @@
 //! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
 //! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
 //! only once output has settled and the shell sleeps on the terminal again (it has taken all that
-//! was typed), and the last one wins. An earlier command whose marker came back before the send
-//! (one interrupted, say) is over: its send is not typed ahead.
+//! was typed), and the last one wins. A program in front after a marker shows it was the earlier
+//! command's: the other rules judge the program the typed line started. An earlier command whose
+//! marker came back before the send (one interrupted, say) is over: its send is not typed ahead.
 //!
 //! A cancelled call delivers a real SIGINT to the foreground process group, then keeps waiting
 //! (bounded by readiness-ms) for the prompt to come back.
@@ -31,9 +32,11 @@ use crate::marker;
 const SIGINT: i32 = 2;
 /// A program's last output burst must be this old before its stdin-wait counts.
 const SETTLE: Duration = Duration::from_millis(30);
-/// A full-screen program's pause must be this long before its stdin-wait counts: editors and
-/// pagers wait on the terminal with a timeout between steps of one action (vim pauses 100 ms
-/// after writing a file, before it exits), which a person watching would not take for a question.
+/// A full-screen program must be seen waiting this long, with no output, before its stdin-wait
+/// counts: editors and pagers wait on the terminal with a timeout between steps of one action
+/// (vim pauses 100 ms while it quits), which a person watching would not take for a question.
+/// Counted from when the wait was first seen, not from the last output: on a busy machine the
+/// program may reach that short wait long after it last printed.
 const FULL_SCREEN_SETTLE: Duration = Duration::from_millis(200);
 
 /// How long a send waits for the shell's line editor to take the terminal after its prompt
@@ -73,21 +76,32 @@ pub fn wait(
     let mut last_marker = None;
     // Since when no foreground job has been seen running (the shell, or nothing readable).
     let mut jobless_since = None;
+    // Since when the foreground has been seen waiting for input, with no output since.
+    let mut waiting_since = None;
     loop {
         if let Some(found) = scan(terminal, nonce, start, &mut scanned, end) {
             last_marker = Some(found);
         }
         let settled = !typed_ahead || last_output.elapsed() >= SETTLE || Instant::now() >= deadline;
-        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled)
-            && (!typed_ahead || shell_took_all_typed(terminal, &mut end))
-        {
-            return Decision {
-                decided_by: DecidedBy::PromptMarker,
-                ready: true,
-                exit_code,
-                end: marker_end,
-                output_end: marker_start,
-            };
+        if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled) {
+            match if typed_ahead {
+                typed_line(terminal, &mut end)
+            } else {
+                TypedLine::Taken
+            } {
+                TypedLine::Taken => {
+                    return Decision {
+                        decided_by: DecidedBy::PromptMarker,
+                        ready: true,
+                        exit_code,
+                        end: marker_end,
+                        output_end: marker_start,
+                    };
+                }
+                // The marker was the earlier command's; the other rules judge what runs now.
+                TypedLine::Running => last_marker = None,
+                TypedLine::Unknown => {}
+            }
         }
         let quiet = last_output.elapsed();
         let decided = if let Some(outcome) = terminal.exited() {
@@ -101,7 +115,8 @@ pub fn wait(
             // Reading /proc costs more than a wait: only once output paused.
             match terminal.foreground() {
                 Ok(fg) if fg.waiting_for_input => {
-                    if quiet < FULL_SCREEN_SETTLE && terminal.screen().alternate {
+                    let waited = waiting_since.get_or_insert_with(Instant::now).elapsed();
+                    if waited < FULL_SCREEN_SETTLE && terminal.screen().alternate {
                         None
                     } else {
                         // What it printed before it waited (its prompt) is readable by now.
@@ -111,9 +126,11 @@ pub fn wait(
                 }
                 Ok(fg) if !fg.is_shell => {
                     jobless_since = None;
+                    waiting_since = None;
                     None
                 }
                 _ => {
+                    waiting_since = None;
                     let jobless = jobless_since.get_or_insert_with(Instant::now).elapsed();
                     let silent = quiet >= readiness && jobless >= readiness && !interrupted;
                     silent.then_some((DecidedBy::Silence, false, None))
@@ -142,6 +159,7 @@ pub fn wait(
         if next > end {
             end = next;
             last_output = Instant::now();
+            waiting_since = None;
         }
     }
 }
@@ -176,20 +194,37 @@ pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) ->
             .is_ok_and(|chunk| marker::find_last(&chunk.data, nonce).is_some())
 }
 
+/// What a settled marker says of a line typed ahead.
+enum TypedLine {
+    /// The shell ran it: the marker is its own.
+    Taken,
+    /// A program runs in front: the marker was the earlier command's, printed before the shell
+    /// read this line and started the program.
+    Running,
+    /// Not known yet.
+    Unknown,
+}
+
 /// Typed ahead, the last marker may be the earlier command's, printed before the shell read this
 /// one: it is this one's once the shell sleeps on the terminal again, having taken all that was
 /// typed and run it, and all it printed before has been scanned (else `end` moves on, to be).
 /// The shell merely in front is not enough, however long: it is there between the jobs of a
 /// command, and while it runs a loop of builtins. Where the foreground cannot be read at all, the
 /// marker decides.
-fn shell_took_all_typed(terminal: &Terminal, end: &mut u64) -> bool {
-    if !terminal.foreground().map_or(true, |fg| fg.shell_waiting) {
-        return false;
+fn typed_line(terminal: &Terminal, end: &mut u64) -> TypedLine {
+    match terminal.foreground() {
+        Ok(fg) if !fg.is_shell => return TypedLine::Running,
+        Ok(fg) if !fg.shell_waiting => return TypedLine::Unknown,
+        _ => {}
     }
     let next = terminal.wait_output(u64::MAX, 0);
     let unscanned = next > *end;
     *end = next;
-    !unscanned
+    if unscanned {
+        TypedLine::Unknown
+    } else {
+        TypedLine::Taken
+    }
 }
 
 type Span = (u64, u64);
