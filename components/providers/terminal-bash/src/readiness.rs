@@ -119,9 +119,11 @@ pub fn wait(
                     if waited < FULL_SCREEN_SETTLE && terminal.screen().alternate {
                         None
                     } else {
-                        // What it printed before it waited (its prompt) is readable by now.
-                        end = terminal.wait_output(u64::MAX, 0);
-                        Some((DecidedBy::StdinWait, true, None))
+                        // Output since the last wait means it woke after the look (vim leaving
+                        // the alternate screen as its pause ends), or that its prompt came late:
+                        // either way the output has not settled; the next wait takes it in.
+                        let now = terminal.wait_output(u64::MAX, 0);
+                        (now == end).then_some((DecidedBy::StdinWait, true, None))
                     }
                 }
                 Ok(fg) if !fg.is_shell => {
