@@ -99,6 +99,27 @@ fn the_shell_back_in_front_after_a_quiet_job_is_not_silence() {
     agent.close(&id);
 }
 
+/// The shell in front but off the terminal runs the command itself, however long it stays
+/// quiet: silence is a shell idle at a prompt that brought no marker (a continuation prompt).
+#[test]
+fn a_shell_busy_with_the_command_is_running_and_one_idle_without_a_marker_is_silent() {
+    let terminal = TerminalWorld::new();
+    let agent = terminal.agent("a");
+    let id = agent.open();
+    let text = agent.send(&id, "read -u 3 3< <(sleep 2); echo after-read", None);
+    assert!(text.contains("after-read"), "{text}");
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
+    let text = agent.send(&id, "echo \"unclosed", None);
+    expect_status(
+        &text,
+        "quiet: no prompt marker and no output for a while; decided by silence",
+    );
+    let text = agent.send(&id, "quote\"", None);
+    assert!(text.contains("unclosed\nquote\n"), "{text}");
+    expect_status(&text, "done, exit code 0; decided by prompt-marker");
+    agent.close(&id);
+}
+
 #[test]
 fn a_long_command_reads_as_still_running_and_a_later_read_sees_it_finish() {
     let terminal = TerminalWorld::new();

@@ -5,11 +5,12 @@
 //! 3. the absolute bound passed: still running (`timeout`);
 //! 4. the foreground process sleeps reading the terminal and output has settled (`stdin-wait`);
 //!    a full-screen program (on the alternate screen) must be seen waiting for longer;
-//! 5. no output for readiness-ms while no job runs in the foreground (the shell itself is there,
-//!    e.g. at a continuation prompt or with its marker hook removed) or the foreground cannot be
-//!    read, and none has run for readiness-ms either (`silence`). A quiet foreground job (`sleep`)
-//!    is running, not silent: it waits for 3. When one ends, the shell is in front again, with
-//!    the output long quiet, until it prints its prompt: that moment is not silence.
+//! 5. no output for readiness-ms while the shell sits idle on the terminal (at a continuation
+//!    prompt, or with its marker hook removed) or the foreground cannot be read, and it has sat
+//!    there readiness-ms (`silence`). A quiet foreground job (`sleep`) is running, not silent: it
+//!    waits for 3. So is the shell in front but not on the terminal: it runs the command itself
+//!    (builtins, a read from a pipe), or, on a busy machine, has not yet printed its prompt after
+//!    a job ended.
 //!
 //! When the send was typed while an earlier command still ran (`typed_ahead`), the first marker
 //! may be that command's: the shell then runs the typed-ahead line at once, so a marker decides
@@ -74,8 +75,8 @@ pub fn wait(
     let mut scanned = start;
     let mut interrupted = false;
     let mut last_marker = None;
-    // Since when no foreground job has been seen running (the shell, or nothing readable).
-    let mut jobless_since = None;
+    // Since when the shell has been seen idle on the terminal (or the foreground unreadable).
+    let mut idle_since = None;
     // Since when the foreground has been seen waiting for input, with no output since.
     let mut waiting_since = None;
     loop {
@@ -126,15 +127,15 @@ pub fn wait(
                         (now == end).then_some((DecidedBy::StdinWait, true, None))
                     }
                 }
-                Ok(fg) if !fg.is_shell => {
-                    jobless_since = None;
+                Ok(fg) if !fg.shell_waiting => {
+                    idle_since = None;
                     waiting_since = None;
                     None
                 }
                 _ => {
                     waiting_since = None;
-                    let jobless = jobless_since.get_or_insert_with(Instant::now).elapsed();
-                    let silent = quiet >= readiness && jobless >= readiness && !interrupted;
+                    let idle = idle_since.get_or_insert_with(Instant::now).elapsed();
+                    let silent = quiet >= readiness && idle >= readiness && !interrupted;
                     silent.then_some((DecidedBy::Silence, false, None))
                 }
             }
