@@ -85,11 +85,12 @@ pub fn wait(
         }
         let settled = !typed_ahead || last_output.elapsed() >= SETTLE || Instant::now() >= deadline;
         if let Some(((marker_start, marker_end), exit_code)) = last_marker.filter(|_| settled) {
-            match if typed_ahead {
+            let typed = if typed_ahead {
                 typed_line(terminal, &mut end)
             } else {
                 TypedLine::Taken
-            } {
+            };
+            match typed {
                 TypedLine::Taken => {
                     return Decision {
                         decided_by: DecidedBy::PromptMarker,
