@@ -81,26 +81,68 @@ fn binary_files_are_refused_with_a_pointer_to_read_image() {
     assert!(refused.text().contains("read_image"), "{}", refused.text());
 }
 
+/// `text` as a UTF-16 file holds it: the byte order mark, then the code units, little-endian
+/// or not.
+fn utf16(text: &str, little: bool) -> Vec<u8> {
+    let bytes = |unit: u16| if little { unit.to_le_bytes() } else { unit.to_be_bytes() };
+    "\u{feff}"
+        .encode_utf16()
+        .chain(text.encode_utf16())
+        .flat_map(bytes)
+        .collect()
+}
+
 #[test]
-fn utf16_text_is_refused_as_utf16_with_how_to_convert_it() {
+fn utf16_text_is_read_edited_searched_and_written_in_its_own_encoding() {
     let (_dir, ws) = scratch();
-    let utf16: Vec<u8> = [0xFF, 0xFE]
-        .into_iter()
-        .chain("hello\r\nworld\r\n".encode_utf16().flat_map(u16::to_le_bytes))
-        .collect();
-    std::fs::write(ws.join("notes.txt"), utf16).unwrap();
+    let files = [("le.txt", true), ("be.txt", false)];
+    for (name, little) in files {
+        std::fs::write(ws.join(name), utf16("héllo\r\nwörld 😀\r\n", little)).unwrap();
+    }
     let world = default_world(&ws);
-    let refused = call(&world, "read", json!({"file_path": "notes.txt"}));
+    for (name, little) in files {
+        let read = call(&world, "read", json!({"file_path": name}));
+        assert_eq!(read.text(), "     1\théllo\n     2\twörld 😀", "{name}");
+        let edit = json!({"file_path": name, "old_string": "wörld", "new_string": "thére"});
+        let edited = call(&world, "edit", edit);
+        assert!(!edited.is_error, "{}", edited.text());
+        let on_disk = std::fs::read(ws.join(name)).unwrap();
+        assert_eq!(on_disk, utf16("héllo\r\nthére 😀\r\n", little), "{name}");
+        let written = call(&world, "write", json!({"file_path": name, "content": "ünö\n"}));
+        let expected = utf16("ünö\r\n", little);
+        assert_eq!(
+            written.text(),
+            format!(
+                "Wrote {} bytes to {}/{name} (its CRLF line ends and byte order mark kept)",
+                expected.len(),
+                ws.display()
+            )
+        );
+        assert_eq!(std::fs::read(ws.join(name)).unwrap(), expected, "{name}");
+    }
+    let found = call(
+        &world,
+        "grep",
+        json!({"pattern": "ünö", "output_mode": "files_with_matches"}),
+    );
+    assert_eq!(found.text().lines().count(), 2, "{}", found.text());
+    // A lone surrogate is not text: refused where it stands, the file left alone.
+    let mut broken = utf16("ok", true);
+    broken.extend([0x3D, 0xD8, b'!', 0]);
+    std::fs::write(ws.join("broken.txt"), &broken).unwrap();
+    let refused = call(&world, "read", json!({"file_path": "broken.txt"}));
     assert_eq!(code(&refused), Some("FS_NOT_TEXT"));
     assert!(
         refused.text().starts_with(&format!(
-            "{} is not text: it is UTF-16 (little-endian, by its byte order mark), not UTF-8\n",
-            ws.join("notes.txt").display()
+            "{}/broken.txt is not text: invalid UTF-16 (little-endian) at offset 6\n",
+            ws.display()
         )),
         "{}",
         refused.text()
     );
-    assert!(refused.text().contains("-f UTF-16"), "{}", refused.text());
+    let edit = json!({"file_path": "broken.txt", "old_string": "ok", "new_string": "ko"});
+    assert_eq!(code(&call(&world, "edit", edit)), Some("FS_NOT_TEXT"));
+    assert_eq!(std::fs::read(ws.join("broken.txt")).unwrap(), broken);
 }
 
 #[test]

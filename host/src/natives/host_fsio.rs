@@ -125,6 +125,11 @@ impl wit::Host for Lane {
         let read = self.blocking(|| fsio::read_text(&path, max_bytes));
         Ok(read.map_err(error).map(|text| wit::Text {
             content: text.content,
+            encoding: match text.encoding {
+                fsio::TextEncoding::Utf8 => wit::TextEncoding::Utf8,
+                fsio::TextEncoding::Utf16(fsio::ByteOrder::Little) => wit::TextEncoding::Utf16Le,
+                fsio::TextEncoding::Utf16(fsio::ByteOrder::Big) => wit::TextEncoding::Utf16Be,
+            },
             metadata: metadata(text.metadata),
         }))
     }

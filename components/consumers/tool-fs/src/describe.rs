@@ -18,7 +18,8 @@ Read a text file. Lines come numbered from 1, `cat -n` style: the line number, a
 - Up to 2000 lines from the start by default. For long files pass `offset` (the first line to \
 show, 1-based) and `limit` (how many lines); the result ends with the offset to continue from \
 when lines remain. Very long lines are cut.
-- Binary files are refused; use `read_image` to look at images. Files too large to check whole \
+- Text is read in UTF-8, or in UTF-16 with a byte order mark. Binary files are refused; use \
+`read_image` to look at images. Files too large to check whole \
 (32 MiB by default) are refused too: read parts of them with bash.
 - Read a file before editing or overwriting it. Where the world guards writes, `edit` and \
 `write` refuse a file you did not read, or that changed since you read it.";
@@ -54,7 +55,7 @@ changed since you read it, is refused and left as it is.
 so other hard links to it keep the old content.
 - Write line ends as `\\n`, as `read` shows them: over a file whose lines end with `\\r\\n`, \
 content without any `\\r` is written with `\\r\\n`. A file that starts with a byte order mark keeps \
-it (`read` does not show it).";
+it (`read` does not show it), and a UTF-16 file stays UTF-16.";
 
 const WRITE_SCHEMA: &str = r#"{
   "type": "object",

@@ -19,9 +19,9 @@ pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
 pub fn from_fs(error: Error) -> ToolResult {
     let hint = match error.code.as_str() {
         "FS_NOT_TEXT" => {
-            "It is not UTF-8 text: a binary file, or text in another encoding. Use read_image for images; for the \
-             rest use bash (`file` says what it is, `iconv -f LATIN1 -t UTF-8` converts text, `-f UTF-16` text in \
-             UTF-16, `xxd | head` shows bytes)."
+            "It is not text in UTF-8 (or in UTF-16 with a byte order mark): a binary file, or text in another \
+             encoding. Use read_image for images; for the rest use bash (`file` says what it is, \
+             `iconv -f LATIN1 -t UTF-8` converts text, `xxd | head` shows bytes)."
         }
         "FS_TOO_LARGE" => "Read parts of it with bash (head, tail, sed -n '100,200p') or search it with grep.",
         "FS_IS_A_DIRECTORY" => "It is a directory: list it with bash (ls) or find files with glob.",

@@ -93,7 +93,9 @@ pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResul
         with_ends
     };
     let outcome = fs::write_text(&target, &content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
-    let (path, bytes) = (&target.display_path, content.len());
+    // As the file holds it (a UTF-16 file stays UTF-16), or as sent if it is gone already.
+    let bytes = fs::stat(&target).map_or(content.len() as u64, |now| now.size);
+    let path = &target.display_path;
     let ends = match (ends_kept, mark_kept) {
         (false, false) => "",
         (true, false) => " (its CRLF line ends kept)",

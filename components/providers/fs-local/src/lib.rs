@@ -1,10 +1,11 @@
 //! `fs-local`: the fs seam on the local machine, over the host's native file shim (the host
 //! owns the system calls, the per-target write lock and the atomic publish; this provider owns
-//! path semantics, what counts as text (UTF-8 without NUL, checked natively for whole files),
-//! intents and edits). It does not fence mutations: the `sandbox` and `session` parameters are
-//! for the wrappers stacked above it.
+//! path semantics, what counts as text (UTF-8, or UTF-16 with its byte order mark, without NUL;
+//! checked natively for whole files), encodings, intents and edits). It does not fence
+//! mutations: the `sandbox` and `session` parameters are for the wrappers stacked above it.
 
 mod edit;
+mod encoding;
 mod errors;
 mod metadata;
 mod paths;

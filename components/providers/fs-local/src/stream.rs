@@ -5,26 +5,29 @@ use std::cell::Cell;
 
 use crate::bindings::exports::seam::fs::fs::GuestTextStream;
 use crate::bindings::seam::fs::types::Error;
-use crate::bindings::seam::host::fsio;
-use crate::{errors, text};
+use crate::bindings::seam::host::fsio::{self, TextEncoding};
+use crate::{encoding, errors, text};
 
-/// Smallest chunk that can always hold one whole UTF-8 character.
+/// Smallest chunk that can always hold one whole character (UTF-8, or a UTF-16 surrogate pair).
 const MIN_CHUNK: u32 = 4;
 
 pub struct LocalTextStream {
     path: String,
     version: String,
+    encoding: TextEncoding,
     /// Byte offset of the next chunk: always on a character boundary.
     offset: Cell<u64>,
 }
 
 impl LocalTextStream {
-    /// Opened by reading nothing: that checks the file is a regular one and gives its version.
+    /// Opened by reading the byte order mark's place: that checks the file is a regular one and
+    /// gives its version and encoding.
     pub fn open(path: String) -> Result<Self, Error> {
-        let opened = fsio::read_range(&path, 0, 0).map_err(errors::from_host)?;
+        let opened = fsio::read_range(&path, 0, 2).map_err(errors::from_host)?;
         Ok(Self {
             path,
             version: opened.metadata.version,
+            encoding: encoding::of_start(&opened.data),
             offset: Cell::new(0),
         })
     }
@@ -48,13 +51,8 @@ impl GuestTextStream for LocalTextStream {
             return Ok(None);
         }
         let at_end = chunk.data.len() < max_bytes as usize;
-        let mut data = chunk.data;
-        let whole = text::complete_prefix(&data, self.offset.get(), at_end, &self.path)?;
-        data.truncate(whole);
-        self.offset.set(self.offset.get() + whole as u64);
-        // `complete_prefix` checked these bytes are UTF-8.
-        Ok(Some(
-            String::from_utf8(data).map_err(|_| errors::error(errors::NOT_TEXT, "not UTF-8"))?,
-        ))
+        let (text, taken) = text::complete_prefix(chunk.data, self.offset.get(), at_end, self.encoding, &self.path)?;
+        self.offset.set(self.offset.get() + taken as u64);
+        Ok(Some(text))
     }
 }

@@ -1,9 +1,10 @@
 //! Writes and edits: intents become the host's publish preconditions, missing parents are
-//! created, and an edit is read-check-replace-publish with the version it read as the guard.
+//! created, a file keeps its encoding, and an edit is read-check-replace-publish with the
+//! version it read as the guard.
 
 use crate::bindings::seam::fs::types::{Edit, EditOutcome, Error, Intent, WriteOutcome};
-use crate::bindings::seam::host::fsio::{self, Expect};
-use crate::{edit, errors, paths};
+use crate::bindings::seam::host::fsio::{self, Expect, TextEncoding};
+use crate::{edit, encoding, errors, paths};
 
 /// An edit without an expected version is serialized with other writers by retrying on a
 /// concurrent change; this bounds how often before giving up.
@@ -14,7 +15,12 @@ pub fn write_text(path: &str, content: String, intent: Option<Intent>) -> Result
         Intent::ReplaceIfVersion(version) => Expect::Version(version),
         Intent::CreateIfAbsent => Expect::Absent,
     });
-    let data = content.into_bytes();
+    // A file that must not exist yet is new: UTF-8, without looking.
+    let kept = match expect {
+        Some(Expect::Absent) => TextEncoding::Utf8,
+        _ => encoding::of_file(path),
+    };
+    let data = encoding::encode(content, kept);
     let written = match fsio::atomic_write(path, &data, None, expect.as_ref()) {
         // The parent is missing: a file that must already exist is gone; otherwise create the
         // directories and publish again (rare, so not probed up front).
@@ -54,7 +60,8 @@ pub fn edit_text(path: &str, change: &Edit, expected_version: Option<String>) ->
         }
         let (edited, replacements) = edit::apply(&current.content, change, path)?;
         let guard = Expect::Version(version);
-        match fsio::atomic_write(path, edited.as_bytes(), None, Some(&guard)) {
+        let data = encoding::encode(edited, current.encoding);
+        match fsio::atomic_write(path, &data, None, Some(&guard)) {
             Ok(written) => {
                 return Ok(EditOutcome {
                     version: written.metadata.version,

@@ -20,7 +20,7 @@ pub struct Lines {
 
 /// `count` lines of the text file at `path` from line `first` (1-based).
 pub fn read_lines(path: &str, max: u64, first: u64, count: u32) -> Result<Lines, FsioError> {
-    let Text { content, metadata } = read_text(path, max)?;
+    let Text { content, metadata, .. } = read_text(path, max)?;
     let window = window(&content, first, count);
     Ok(Lines {
         content: content[window.bytes].to_owned(),

@@ -14,6 +14,7 @@ mod read;
 mod staging;
 mod text_check;
 mod tree;
+mod utf16;
 
 #[cfg(test)]
 mod tests;
@@ -24,8 +25,9 @@ pub use lines::{Lines, read_lines};
 pub use list::{DirEntry, list_dir};
 pub use metadata::{Kind, Metadata};
 pub use publish::{Expect, Publisher, Written};
-pub use read::{Contents, Text, read, read_range, read_text};
+pub use read::{Contents, Text, TextEncoding, read, read_range, read_text};
 pub use tree::{mkdir, remove};
+pub use utf16::ByteOrder;
 
 /// Metadata following symlinks.
 pub fn stat(path: &str) -> Result<Metadata, FsioError> {

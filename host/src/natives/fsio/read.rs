@@ -9,6 +9,7 @@ use super::canonical::absolute;
 use super::error::FsioError;
 use super::metadata::{Kind, Metadata};
 use super::text_check::TextCheck;
+use super::utf16::{self, ByteOrder};
 
 /// How often a whole-file read is retried when the file changes while it is read.
 const READ_ATTEMPTS: u32 = 3;
@@ -29,19 +30,40 @@ pub fn read(path: &str, max: u64) -> Result<Contents, FsioError> {
 
 pub struct Text {
     pub content: String,
+    pub encoding: TextEncoding,
     pub metadata: Metadata,
 }
 
-/// A whole regular file that is UTF-8 without NUL bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextEncoding {
+    Utf8,
+    Utf16(ByteOrder),
+}
+
+/// A whole regular file that is text without NUL characters: UTF-8, or UTF-16 with its byte
+/// order mark.
 pub fn read_text(path: &str, max: u64) -> Result<Text, FsioError> {
     let (Contents { data, metadata }, check) = read_scanned(path, max, TextCheck::advance)?;
-    check.verdict(&data).map_err(|reason| FsioError::NotText {
+    let not_text = |reason| FsioError::NotText {
         path: path.to_owned(),
         reason,
-    })?;
+    };
+    // The UTF-8 scan of a UTF-16 file stops at its mark, whose bytes are never UTF-8.
+    if let Some(order) = ByteOrder::of_mark(&data) {
+        return Ok(Text {
+            content: utf16::decode(&data, order).map_err(not_text)?,
+            encoding: TextEncoding::Utf16(order),
+            metadata,
+        });
+    }
+    check.verdict(&data).map_err(not_text)?;
     // SAFETY: the verdict is Ok only when every byte of `data` was checked to be UTF-8.
     let content = unsafe { String::from_utf8_unchecked(data) };
-    Ok(Text { content, metadata })
+    Ok(Text {
+        content,
+        encoding: TextEncoding::Utf8,
+        metadata,
+    })
 }
 
 /// A whole file read in chunks, `scan` called after each with every byte read so far. A read

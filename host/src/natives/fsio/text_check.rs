@@ -1,4 +1,4 @@
-//! The text check of `read-text` (UTF-8 without NUL bytes), run on each chunk as it is read.
+//! The UTF-8 check of `read-text` (UTF-8 without NUL bytes), run on each chunk as it is read.
 //! Mostly-ASCII text (source code, logs) is checked for both in one vector pass; std's NUL
 //! search and UTF-8 validation, a pass each, cost about as much as the read itself.
 
@@ -35,14 +35,9 @@ impl TextCheck {
         }
     }
 
-    /// Why `data` (the whole file, passed to every `advance`) is not text, as the offset of the
-    /// first NUL byte, else the offset where UTF-8 stops.
+    /// Why `data` (the whole file, passed to every `advance`) is not UTF-8 text, as the offset
+    /// of the first NUL byte, else the offset where UTF-8 stops.
     pub fn verdict(&self, data: &[u8]) -> Result<(), String> {
-        // Its mark's bytes are never UTF-8, so such a file never passes; its NULs would be
-        // the less helpful reason.
-        if let Some(order) = utf16_byte_order(data) {
-            return Err(format!("it is UTF-16 ({order}, by its byte order mark), not UTF-8"));
-        }
         if let Some(at) = self.nul {
             return Err(format!("a NUL byte at offset {at}"));
         }
@@ -52,15 +47,6 @@ impl TextCheck {
             None if self.valid < data.len() => Err(format!("invalid UTF-8 at offset {}", self.valid)),
             None => Ok(()),
         }
-    }
-}
-
-/// The byte order a UTF-16 byte order mark at the start of `data` says.
-fn utf16_byte_order(data: &[u8]) -> Option<&'static str> {
-    match data {
-        [0xFF, 0xFE, ..] => Some("little-endian"),
-        [0xFE, 0xFF, ..] => Some("big-endian"),
-        _ => None,
     }
 }
 
@@ -116,26 +102,6 @@ mod tests {
             check.advance(&data[..end]);
         }
         check.verdict(data)
-    }
-
-    #[test]
-    fn utf16_text_is_named_by_its_byte_order_mark() {
-        let little: Vec<u8> = [0xFF, 0xFE]
-            .into_iter()
-            .chain("hi\n".encode_utf16().flat_map(u16::to_le_bytes))
-            .collect();
-        let big: Vec<u8> = [0xFE, 0xFF]
-            .into_iter()
-            .chain("hi\n".encode_utf16().flat_map(u16::to_be_bytes))
-            .collect();
-        assert_eq!(
-            check(&little, 3),
-            Err("it is UTF-16 (little-endian, by its byte order mark), not UTF-8".into())
-        );
-        assert_eq!(
-            check(&big, 64),
-            Err("it is UTF-16 (big-endian, by its byte order mark), not UTF-8".into())
-        );
     }
 
     #[test]
