@@ -88,9 +88,10 @@ class Context:
             raise ToolError(CONFIG_INVALID, f"plugin settings: {error}")
 
     def read_text(self, path: str, max_bytes: Optional[int] = None) -> str:
-        """A whole UTF-8 text file through the fs seam (the world must grant ``fs``); the
-        path is absolute, ``~/…`` in the home directory (when the world imports
-        ``seam:tool/context``), or relative to the session's working directory."""
+        """A whole text file (UTF-8, or UTF-16 with its byte order mark) through the fs seam
+        (the world must grant ``fs``); the path is absolute, ``~/…`` in the home directory
+        (when the world imports ``seam:tool/context``), or relative to the session's working
+        directory."""
         seam = needs(fs, "seam:fs/fs")
         try:
             target = seam.resolve(home_expanded(path), self.cwd)

@@ -15,7 +15,8 @@ impl Context {
         Ok(fs::resolve(&path, &self.cwd)?)
     }
 
-    /// A whole UTF-8 text file; larger than `max_bytes` fails FS_TOO_LARGE, binary FS_NOT_TEXT.
+    /// A whole text file (UTF-8, or UTF-16 with its byte order mark); larger than `max_bytes`
+    /// fails FS_TOO_LARGE, binary FS_NOT_TEXT.
     pub fn read_text(&self, path: &str, max_bytes: Option<u64>) -> Result<String, ToolError> {
         let target = self.resolve(path)?;
         Ok(fs::read_text(&target, max_bytes, Some(&self.session_id))?.content)
