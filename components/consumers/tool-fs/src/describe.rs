@@ -81,7 +81,7 @@ showed, without the line-number prefix.
 since you read it, is refused and left as it is.
 - Write line ends as `\\n`, as `read` shows them: in a file whose lines end with `\\r\\n`, both \
 strings are matched and written with `\\r\\n`, and where line ends are mixed each matches either.
-- The edited file replaces the old one atomically.";
+- The edited file replaces the old one atomically, in its own encoding (a UTF-16 file stays UTF-16).";
 
 const EDIT_SCHEMA: &str = r#"{
   "type": "object",
