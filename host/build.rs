@@ -1,6 +1,7 @@
 //! Builds the guest components (the nested workspace in components/) for wasm32-wasip2 and
 //! embeds them: providers/ and consumers/ become the built-in world, bench/ the components
-//! `seam bench` measures with; fixtures/ are built for the tests and reached by path.
+//! `seam bench` measures with; fixtures/ are built for the tests and reached by path. Also
+//! builds the Landlock launcher (landlock-launcher/), a small static binary the host carries.
 
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
@@ -32,26 +33,15 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
 
+    build_landlock_launcher(&root);
+
     let target_dir = root.join("target").join("components");
-    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo
-        .current_dir(&components)
-        .args(["build", "--release", "--target", TARGET, "--target-dir"])
-        .arg(&target_dir);
-    // The outer build's flags are for the host target, not for the guests.
-    for var in [
-        "CARGO_ENCODED_RUSTFLAGS",
-        "RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "CARGO_TARGET_DIR",
-        "RUSTC_WRAPPER",
-    ] {
-        cargo.env_remove(var);
-    }
-    let status = cargo.status().expect("run cargo for the guest components");
-    assert!(
-        status.success(),
-        "building the guest components failed (see the errors above)"
+    nested_build(
+        &components,
+        &["--target", TARGET],
+        &target_dir,
+        None,
+        "the guest components",
     );
 
     let built = target_dir.join(TARGET).join("release");
@@ -74,6 +64,57 @@ fn main() {
     fs::write(out.join("builtins.rs"), format!("&[\n{code}]\n")).expect("write builtins.rs");
     fs::write(out.join("artifacts_dir.txt"), built.display().to_string()).expect("write artifacts_dir.txt");
     println!("cargo:rustc-env=SEAM_ARTIFACTS_DIR={}", built.display());
+}
+
+/// The launcher binary, linked statically (no dynamic loader to run before each confined
+/// command) in a target directory of its own (the outer build holds the workspace's), for
+/// `SEAM_LANDLOCK_LAUNCHER` and its hash `SEAM_LANDLOCK_LAUNCHER_HASH`.
+fn build_landlock_launcher(root: &Path) {
+    println!("cargo:rerun-if-changed={}", root.join("landlock-launcher").display());
+    let target = env::var("TARGET").expect("set by cargo");
+    let target_dir = root.join("target").join("landlock-launcher");
+    let package = ["-p", "seam-landlock-launcher", "--bin", "seam-landlock-launcher"];
+    nested_build(
+        root,
+        &[&package[..], &["--target", &target]].concat(),
+        &target_dir,
+        Some("-C target-feature=+crt-static -C strip=symbols"),
+        "the Landlock launcher",
+    );
+    let binary = target_dir.join(&target).join("release").join("seam-landlock-launcher");
+    let bytes = fs::read(&binary).unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
+    println!("cargo:rustc-env=SEAM_LANDLOCK_LAUNCHER={}", binary.display());
+    println!(
+        "cargo:rustc-env=SEAM_LANDLOCK_LAUNCHER_HASH={}",
+        &hex(&Sha256::digest(&bytes))[..16]
+    );
+}
+
+/// `cargo build --release ARGS` in `dir` into `target_dir` (not the outer build's, which it
+/// holds). The outer build's flags are for the host's own crates: the nested one gets
+/// `rustflags`, or those of its own cargo configuration.
+fn nested_build(dir: &Path, args: &[&str], target_dir: &Path, rustflags: Option<&str>, what: &str) {
+    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo
+        .current_dir(dir)
+        .args(["build", "--release"])
+        .args(args)
+        .arg("--target-dir")
+        .arg(target_dir);
+    for var in [
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_TARGET_DIR",
+        "RUSTC_WRAPPER",
+    ] {
+        cargo.env_remove(var);
+    }
+    match rustflags {
+        Some(flags) => cargo.env("RUSTFLAGS", flags),
+        None => cargo.env_remove("RUSTFLAGS"),
+    };
+    let status = cargo.status().unwrap_or_else(|e| panic!("run cargo for {what}: {e}"));
+    assert!(status.success(), "building {what} failed (see the errors above)");
 }
 
 /// Component crates in a folder, by directory name (= package name).

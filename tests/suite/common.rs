@@ -1,20 +1,13 @@
 //! Shared test helpers: one runtime per test binary, worlds from TOML text, calls.
 
 use seam_host::world::builtin::ARTIFACTS_DIR;
-use seam_host::{Runtime, RuntimeOptions, ToolResult, World, WorldError, WorldFile};
+use seam_host::{Runtime, ToolResult, World, WorldError, WorldFile};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 pub fn runtime() -> &'static Arc<Runtime> {
     static RUNTIME: OnceLock<Arc<Runtime>> = OnceLock::new();
-    RUNTIME.get_or_init(|| {
-        // This test binary is not seam: the Landlock launcher is the seam binary cargo built.
-        let options = RuntimeOptions {
-            launcher: Some(env!("CARGO_BIN_EXE_seam").into()),
-            ..RuntimeOptions::default()
-        };
-        Runtime::with_options(options).expect("the wasm runtime starts")
-    })
+    RUNTIME.get_or_init(|| Runtime::new().expect("the wasm runtime starts"))
 }
 
 /// A test-fixture component built from components/fixtures/.

@@ -76,10 +76,7 @@ fn faults_in_a_provider_fail_only_that_call_and_name_the_provider() {
 #[test]
 fn a_call_past_the_instance_capacity_fails_as_such_and_frees_what_it_held() {
     // Room for a read (tool-fs + fs-local), not for the chain a bash call reaches.
-    let options = seam_host::RuntimeOptions {
-        launcher: Some(env!("CARGO_BIN_EXE_seam").into()),
-        max_instances: 3,
-    };
+    let options = seam_host::RuntimeOptions { max_instances: 3 };
     let runtime = seam_host::Runtime::with_options(options).expect("a small runtime starts");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.txt"), "hello\n").unwrap();
@@ -128,10 +125,7 @@ fn every_call_starts_in_a_fresh_lane_even_when_its_lane_was_built_ahead() {
 fn a_runaway_loop_after_the_world_sat_idle_is_stopped() {
     let dir = tempfile::tempdir().unwrap();
     // A runtime of its own: the other tests' calls keep the shared one's epoch awake.
-    let options = seam_host::RuntimeOptions {
-        max_instances: 256,
-        ..Default::default()
-    };
+    let options = seam_host::RuntimeOptions { max_instances: 256 };
     let runtime = seam_host::Runtime::with_options(options).unwrap();
     let toml = format!(
         "tools = [{:?}]\n[providers]\ncounter = {:?}\n[limits]\nguest_time_ms = 500\n",

@@ -32,7 +32,7 @@ fn the_default_chain_prefers_bwrap_and_reports_landlock_as_partial() {
     assert_eq!(report[1]["enforcement"], "partial");
     let detail = report[1]["detail"].as_str().unwrap();
     assert!(
-        detail.contains("Landlock ABI") && detail.contains(env!("CARGO_BIN_EXE_seam")),
+        detail.contains("Landlock ABI") && detail.contains("/launcher/seam-landlock-launcher-"),
         "{detail}"
     );
 }

@@ -13,7 +13,6 @@ mod bench;
 mod call;
 mod check;
 mod components;
-mod landlock;
 mod mcp;
 mod tools;
 
@@ -94,9 +93,6 @@ pub fn run() -> ExitCode {
     unsafe { seam_host::natives::initial_environ::hide() };
     seam_host::natives::own_memory::keep_private();
     keep_child_statuses();
-    if let Some(code) = landlock::intercept() {
-        return code;
-    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

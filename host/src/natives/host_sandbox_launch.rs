@@ -1,5 +1,5 @@
 //! seam:host/sandbox-launch over the sandbox_launch module: facts and launchers for the sandbox
-//! provider's runners, answered from the host's own PATH and executable.
+//! provider's runners, answered from the host's own PATH and the launcher it carries.
 
 use super::bindings::natives::seam::host::sandbox_launch as wit;
 use super::sandbox_launch::{Enforcement, git, landlock, probe, which};
@@ -32,10 +32,10 @@ impl wit::Host for Lane {
     fn probe(&mut self, runner: wit::Runner, timeout_ms: u32) -> Result<wit::ProbeResult> {
         let timeout = Duration::from_millis(timeout_ms.into());
         let path_var = self.host_path_var().map(str::to_owned);
-        let launcher = self.linked.host.launcher.clone();
+        let host = self.linked.host.clone();
         let verdict = self.blocking(|| match runner {
             wit::Runner::Bwrap => probe::bwrap(path_var.as_deref(), timeout),
-            wit::Runner::Landlock => probe::landlock(launcher.as_deref(), timeout),
+            wit::Runner::Landlock => probe::landlock(host.launcher.path(), timeout),
         });
         Ok(wit::ProbeResult {
             usable: verdict.usable,
@@ -45,12 +45,6 @@ impl wit::Host for Lane {
     }
 
     fn launcher_argv(&mut self, rules: wit::LandlockRules) -> Result<Result<Vec<String>, wit::Error>> {
-        let Some(launcher) = self.linked.host.launcher.clone() else {
-            return Ok(Err(error(
-                "SANDBOX_LAUNCH_UNSUPPORTED",
-                "the host does not know the seam executable to launch Landlock with",
-            )));
-        };
         if landlock::abi() == 0 {
             return Ok(Err(error(
                 "SANDBOX_LAUNCH_UNSUPPORTED",
@@ -69,7 +63,11 @@ impl wit::Host for Lane {
         {
             return Ok(Err(error("SANDBOX_LAUNCH_INVALID", problem)));
         }
-        let mut argv = vec![launcher.display().to_string()];
+        let launcher = match self.linked.host.launcher.path() {
+            Ok(launcher) => launcher.display().to_string(),
+            Err(why) => return Ok(Err(error("SANDBOX_LAUNCH_UNSUPPORTED", why))),
+        };
+        let mut argv = vec![launcher];
         argv.extend(landlock::launcher_args(&rules, false));
         Ok(Ok(argv))
     }

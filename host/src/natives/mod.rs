@@ -25,7 +25,6 @@ pub(crate) use host_fsio::define_borrowing_atomic_write;
 pub use host_process::ChildHandle;
 pub use host_pty::PtyHandle;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Durable host state shared by every lane of every world in this process.
@@ -38,13 +37,12 @@ pub struct HostState {
     pub fsio: fsio::Publisher,
     /// The host's environment, read once: providers scrub it (seam:host/process.environment).
     pub environment: Vec<(String, String)>,
-    /// The seam executable the Landlock launcher re-executes (`seam __landlock`); None when
-    /// unknown, which leaves Landlock unusable.
-    pub launcher: Option<PathBuf>,
+    /// The Landlock launcher confined commands start behind.
+    pub launcher: sandbox_launch::launcher::Launcher,
 }
 
 impl HostState {
-    pub fn new(launcher: Option<PathBuf>) -> Arc<Self> {
+    pub fn new(launcher: sandbox_launch::launcher::Launcher) -> Arc<Self> {
         Arc::new(Self {
             processes: process::ProcessTable::new(),
             ptys: pty::PtyTable::default(),

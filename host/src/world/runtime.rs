@@ -7,7 +7,7 @@ use super::linked::Linked;
 use super::retire::Retirement;
 use crate::lane::{CallContext, Lane};
 use crate::natives::HostState;
-use std::path::PathBuf;
+use crate::natives::sandbox_launch::launcher::Launcher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
@@ -15,12 +15,6 @@ use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAlloc
 /// How a runtime is set up.
 #[derive(Clone, Debug)]
 pub struct RuntimeOptions {
-    /// The seam executable that sandbox runners re-execute as the Landlock launcher
-    /// (`seam __landlock`). Default: the current executable, which is right for the `seam`
-    /// binary. A program that embeds the host must name a seam binary here: the Landlock
-    /// probe refuses an executable that does not report a ruleset, but a lone Landlock
-    /// candidate is not probed and would be handed the launcher arguments as they are.
-    pub launcher: Option<PathBuf>,
     /// Component instances alive at once, across every lane of every world of the runtime
     /// (a bash call holds six): a call that needs one more fails with WORLD_AT_CAPACITY.
     pub max_instances: u32,
@@ -28,10 +22,7 @@ pub struct RuntimeOptions {
 
 impl Default for RuntimeOptions {
     fn default() -> Self {
-        Self {
-            launcher: std::env::current_exe().ok(),
-            max_instances: 1000,
-        }
+        Self { max_instances: 1000 }
     }
 }
 
@@ -49,7 +40,6 @@ impl RuntimeOptions {
         let components = u32::try_from(components).unwrap_or(u32::MAX);
         Self {
             max_instances: components.saturating_mul(ONE_SHOT_LANES).max(16),
-            ..Self::default()
         }
     }
 }
@@ -125,7 +115,7 @@ impl Runtime {
             cache: ComponentCache::new(&engine),
             epoch: Epoch::start(&engine)?,
             engine,
-            host: HostState::new(options.launcher),
+            host: HostState::new(Launcher::carried(ComponentCache::default_dir())),
             retirement: Retirement::start(),
             spare_lanes: options.max_instances >= SPARE_LANES_FROM,
             worlds: AtomicU64::new(0),

@@ -72,15 +72,16 @@ pub fn bwrap(path_var: Option<&str>, timeout: Duration) -> Verdict {
     }
 }
 
-/// The Landlock launcher (`launcher __landlock --report ... -- true`), which must report the
-/// ruleset it put in force.
-pub fn landlock(launcher: Option<&Path>, timeout: Duration) -> Verdict {
+/// The Landlock launcher (`launcher --report ... -- true`), which must report the ruleset it
+/// put in force; `launcher` is its path or why there is none.
+pub fn landlock(launcher: Result<&Path, &str>, timeout: Duration) -> Verdict {
     let abi = landlock::abi();
     if abi == 0 {
         return Verdict::unusable("Landlock is not enabled in this kernel (ABI 0)");
     }
-    let Some(launcher) = launcher else {
-        return Verdict::unusable("the host does not know the seam executable to launch Landlock with");
+    let launcher = match launcher {
+        Ok(launcher) => launcher,
+        Err(why) => return Verdict::unusable(why),
     };
     let rules = Rules {
         read: vec!["/".into()],
@@ -234,7 +235,7 @@ mod tests {
             return;
         }
         // `true` accepts any arguments and prints nothing: it runs the probe but is no launcher.
-        let verdict = landlock(Some(Path::new("/bin/true")), Duration::from_secs(5));
+        let verdict = landlock(Ok(Path::new("/bin/true")), Duration::from_secs(5));
         assert!(!verdict.usable);
         assert!(verdict.detail.contains("not a seam launcher"), "{}", verdict.detail);
     }

@@ -1,10 +1,10 @@
-//! The Landlock launcher's contract and its ruleset. The seam binary re-executes itself as
-//! `seam __landlock [--report] --read P... --write P... -- ARGV...`: it applies a ruleset to
-//! itself, sets no_new_privs and execs ARGV, or exits with [`FATAL_EXIT`] and a
+//! The Landlock launcher's contract and its ruleset. The launcher binary (`src/main.rs`) is
+//! run as `seam-landlock-launcher [--report] --read P... --write P... -- ARGV...`: it applies a
+//! ruleset to itself, sets no_new_privs and execs ARGV, or exits with [`FATAL_EXIT`] and a
 //! [`FATAL_PREFIX`] line without running ARGV. Landlock cannot be applied to another process,
-//! so the launch goes through this re-execution (the CLI side lives in `cli/landlock.rs`).
+//! so every confined command starts behind this small program; the host builds its argv with
+//! [`launcher_args`] and checks its rule paths with [`check_path`].
 
-use super::Enforcement;
 use landlock::{
     ABI, Access, AccessFs, BitFlags, PathBeneath, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
 };
@@ -14,8 +14,6 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-/// The hidden subcommand of the seam binary.
-pub const SUBCOMMAND: &str = "__landlock";
 /// Every line about the launcher's own failure starts with this (the runner failure rule).
 pub const FATAL_PREFIX: &str = "seam landlock launcher: fatal:";
 /// The launcher's exit status when it did not run the command. 126 is "found but could not
@@ -66,9 +64,25 @@ pub struct Launch {
     pub argv: Vec<OsString>,
 }
 
-/// The arguments after the seam executable: the subcommand and the rules, without `--`.
+/// How much of a profile a runner applies here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enforcement {
+    Full,
+    Partial,
+}
+
+impl Enforcement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Full => "full",
+            Self::Partial => "partial",
+        }
+    }
+}
+
+/// The arguments after the launcher executable: the rules, without `--`.
 pub fn launcher_args(rules: &Rules, report: bool) -> Vec<String> {
-    let mut args = vec![SUBCOMMAND.to_string()];
+    let mut args = Vec::new();
     if report {
         args.push("--report".into());
     }
@@ -83,7 +97,7 @@ pub fn launcher_args(rules: &Rules, report: bool) -> Vec<String> {
 
 impl Launch {
     /// Parse `[--report] (--read P | --write P)... -- ARGV...` (the arguments after the
-    /// subcommand). Anything else is refused: a launcher must never guess.
+    /// executable). Anything else is refused: a launcher must never guess.
     pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Self, String> {
         let mut args = args.into_iter();
         let (mut rules, mut report) = (Rules::default(), false);
@@ -272,7 +286,6 @@ mod tests {
             write: vec!["/dev/null".into(), "/tmp".into()],
         };
         let mut line = launcher_args(&rules, true);
-        assert_eq!(line.remove(0), SUBCOMMAND);
         line.extend(["--".into(), "bash".into(), "-c".into(), "true".into()]);
         let launch = Launch::parse(line.into_iter().map(OsString::from)).unwrap();
         assert_eq!(
