@@ -4,6 +4,7 @@
 //! under the cache directory, named by its content hash, so seam processes of one build share
 //! one file and a rebuilt launcher gets a new one.
 
+use nix::sys::statvfs::{FsFlags, statvfs};
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -40,15 +41,24 @@ impl Launcher {
     }
 }
 
-/// The launcher in `dir`: the file already there when its bytes are the carried ones, else a
-/// new one written beside it and renamed over (concurrent installs leave one whole file).
+/// The launcher in `dir` (refused on a noexec filesystem): the file already there when its
+/// bytes are the carried ones, else a new one written beside it and renamed over (concurrent
+/// installs leave one whole file).
 fn install(dir: &Path) -> Result<PathBuf, String> {
     let path = dir.join(format!("seam-landlock-launcher-{HASH}"));
+    let failed = |e: std::io::Error| format!("cannot install the Landlock launcher in {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    // Installed there, it could not run: say so now, not as a permission error at each launch.
+    if statvfs(dir).is_ok_and(|fs| fs.flags().contains(FsFlags::ST_NOEXEC)) {
+        return Err(format!(
+            "cannot install the Landlock launcher in {}: its filesystem is mounted noexec; set \
+             SEAM_CACHE_DIR to a directory where programs may run",
+            dir.display()
+        ));
+    }
     if std::fs::read(&path).is_ok_and(|bytes| bytes == BINARY) {
         return Ok(path);
     }
-    let failed = |e: std::io::Error| format!("cannot install the Landlock launcher in {}: {e}", dir.display());
-    std::fs::create_dir_all(dir).map_err(failed)?;
     let temp = dir.join(format!(".{}.seam-landlock-launcher", std::process::id()));
     let mut file = std::fs::File::options()
         .write(true)
@@ -83,6 +93,33 @@ mod tests {
         std::fs::write(&path, b"damaged").unwrap();
         assert_eq!(install(&dir.path().join("launcher")).unwrap(), path);
         assert_eq!(std::fs::read(&path).unwrap(), BINARY);
+    }
+
+    #[test]
+    fn a_noexec_cache_directory_is_refused_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "noexec,size=4m", "seam-noexec-test"])
+            .arg(dir.path())
+            .output();
+        match mounted {
+            Ok(out) if out.status.success() => {}
+            // Mounting needs root (CI and this project's machines have it); say why it was skipped.
+            Ok(out) => {
+                return eprintln!(
+                    "skipped: cannot mount a tmpfs: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            Err(e) => return eprintln!("skipped: cannot run mount: {e}"),
+        }
+        let refused = install(&dir.path().join("launcher"));
+        let _ = std::process::Command::new("umount").arg(dir.path()).status();
+        let refused = refused.unwrap_err();
+        assert!(
+            refused.contains("noexec") && refused.contains("SEAM_CACHE_DIR"),
+            "{refused}"
+        );
     }
 
     #[test]
