@@ -11,6 +11,7 @@ pub mod live;
 pub mod mcp;
 pub mod natives;
 mod off_path;
+mod stored_file;
 pub mod world;
 
 pub use approval::{ApprovalOutcome, ApprovalRequest, Asker};

@@ -55,7 +55,7 @@ pub struct Rules {
     pub write: Vec<PathBuf>,
 }
 
-/// One launcher invocation, parsed from the arguments after the subcommand.
+/// One launcher invocation, parsed from the arguments after the executable.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Launch {
     pub rules: Rules,

@@ -189,17 +189,9 @@ fn remembered(memo: &Path, identity: &str) -> Option<String> {
     (seen == identity).then(|| hash.to_string())
 }
 
-/// Write atomically so concurrent seam processes never read a half-written entry.
+/// A cache file, written whole: concurrent seam processes never read half of one.
 fn store(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(
-        ".{}.{}",
-        std::process::id(),
-        path.file_name().unwrap_or_default().to_string_lossy()
-    ));
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, path)
+    crate::stored_file::store(path, bytes, 0o666)
 }
 
 /// Remove the least recently used entries until the cache holds at most `max_bytes`; `keep`

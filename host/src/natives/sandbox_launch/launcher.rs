@@ -5,8 +5,6 @@
 //! one file and a rebuilt launcher gets a new one.
 
 use nix::sys::statvfs::{FsFlags, statvfs};
-use std::io::Write as _;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -42,8 +40,7 @@ impl Launcher {
 }
 
 /// The launcher in `dir` (refused on a noexec filesystem): the file already there when its
-/// bytes are the carried ones, else a new one written beside it and renamed over (concurrent
-/// installs leave one whole file).
+/// bytes are the carried ones, else a new one stored whole over it.
 fn install(dir: &Path) -> Result<PathBuf, String> {
     let path = dir.join(format!("seam-landlock-launcher-{HASH}"));
     let failed = |e: std::io::Error| format!("cannot install the Landlock launcher in {}: {e}", dir.display());
@@ -59,18 +56,7 @@ fn install(dir: &Path) -> Result<PathBuf, String> {
     if std::fs::read(&path).is_ok_and(|bytes| bytes == BINARY) {
         return Ok(path);
     }
-    let temp = dir.join(format!(".{}.seam-landlock-launcher", std::process::id()));
-    let mut file = std::fs::File::options()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o755)
-        .open(&temp)
-        .map_err(failed)?;
-    file.write_all(BINARY).map_err(failed)?;
-    // Closed before anything can exec it: a file open for writing cannot be executed.
-    drop(file);
-    std::fs::rename(&temp, &path).map_err(failed)?;
+    crate::stored_file::store(&path, BINARY, 0o755).map_err(failed)?;
     Ok(path)
 }
 
