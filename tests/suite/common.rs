@@ -76,6 +76,12 @@ pub fn seam_without_root() -> std::process::Command {
     command
 }
 
+/// The cache directory of the runtime these tests share, by its canonical path.
+pub fn host_cache() -> PathBuf {
+    let cache = seam_host::world::cache::ComponentCache::default_dir().expect("tests run with a cache directory");
+    std::fs::canonicalize(cache).expect("the shared runtime has compiled into its cache")
+}
+
 /// Run `command` as a user whose home directory is `home`, with the compiled components of
 /// this test run's own cache (a fresh home would compile every component again).
 pub fn as_user_at_home(command: &mut std::process::Command, home: &Path) {

@@ -144,6 +144,22 @@ fn the_temp_dir_is_writable_by_default_under_workspace_write() {
     assert!(is_empty(beyond.path()));
 }
 
+/// The host's cache holds what the host later runs unconfined (compiled components, the
+/// Landlock launcher): a writable root that holds it leaves it read-only to the file tools.
+#[test]
+fn workspace_write_keeps_the_hosts_cache_read_only() {
+    let (_dir, ws) = scratch();
+    let cache = crate::common::host_cache();
+    let roots = format!("[config.fs-sandbox]\nwritable_roots = [{:?}]\n", s(&cache));
+    let world = probe_world(&["fs-sandbox", "fs-local"], "workspace-write", &roots, &ws);
+    let planted = cache.join(format!("planted-{}.cwasm", std::process::id()));
+    let (code, message) = write(&world, &planted).unwrap_err();
+    assert_eq!(code, "FS_SANDBOX_DENIED", "{message}");
+    assert!(message.contains("seam's cache"), "{message}");
+    assert!(!planted.exists());
+    assert!(write(&world, &ws.join("f.txt")).is_ok());
+}
+
 /// git's own files stay read-only under workspace-write: git runs what its hooks and config
 /// name later, outside any sandbox, and much else in `.git` steers where it finds them. In any
 /// repository, whether or not they exist yet, and wherever `core.hooksPath` puts the hooks.

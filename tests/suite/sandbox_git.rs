@@ -1,7 +1,8 @@
 //! Git metadata under workspace-write: a confined command must not plant hooks or config that
 //! run later, when git runs outside the sandbox. bwrap keeps them read-only (also in a
 //! worktree, also when the hooks dir is missing or moved by core.hooksPath) while git itself
-//! keeps working; Landlock cannot carve read-only holes in a writable root, and says so.
+//! keeps working; Landlock cannot carve read-only holes in a writable root, and says so. The
+//! host's own cache, which holds what the host runs unconfined, is kept read-only the same way.
 
 use crate::sandbox_support::*;
 use std::path::Path;
@@ -158,4 +159,29 @@ fn landlock_cannot_protect_hooks_inside_the_workspace_and_reports_partial() {
         std::fs::read_to_string(repo.join(".git/hooks/pre-commit")).unwrap(),
         "planted\n"
     );
+}
+
+/// The host's cache holds what the host later runs unconfined (compiled components, the
+/// Landlock launcher): like git's hooks, bwrap keeps it read-only when a writable root holds it.
+#[test]
+fn bwrap_keeps_the_hosts_cache_read_only_inside_a_writable_root() {
+    if let Some(reason) = kernel_lacks("bwrap") {
+        return eprintln!("skipped: {reason}");
+    }
+    let world = sandbox_world(&["bwrap"]);
+    let cache = crate::common::host_cache();
+    let workspace = Dir::off_tmp().seeded();
+    let planted = cache.join(format!("planted-{}.cwasm", std::process::id()));
+    let args = |command: &str| {
+        serde_json::json!({
+            "runner": "bwrap", "mode": "workspace-write", "workspace": workspace.path,
+            "command": command, "writable_roots": ["/tmp", cache],
+        })
+    };
+    let run = parse(run_with(&world, args(&format!("echo evil > {}", planted.display()))));
+    assert_eq!(run.classification, "denied", "{run:?}");
+    assert!(!planted.exists());
+    let allowed = parse(run_with(&world, args("echo ok > note")));
+    assert_eq!(allowed.exit_code, Some(0), "{allowed:?}");
+    assert_eq!(std::fs::read_to_string(workspace.join("note")).unwrap(), "ok\n");
 }

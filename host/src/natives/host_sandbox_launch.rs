@@ -2,7 +2,7 @@
 //! provider's runners, answered from the host's own PATH and the launcher it carries.
 
 use super::bindings::natives::seam::host::sandbox_launch as wit;
-use super::sandbox_launch::{Enforcement, git, landlock, probe, which};
+use super::sandbox_launch::{Enforcement, landlock, probe, protected, which};
 use crate::lane::Lane;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -80,17 +80,19 @@ impl wit::Host for Lane {
         Ok(which::which(&name, self.host_path_var()).map(|p| p.display().to_string()))
     }
 
-    fn git_protected_paths(&mut self, root: String) -> Result<Vec<wit::ProtectedPath>> {
-        let found = self.blocking(|| git::protected_paths(Path::new(&root)));
+    fn protected_paths(&mut self, root: String) -> Result<Vec<wit::ProtectedPath>> {
+        let cache = self.linked.host.cache_dir.clone();
+        let found = self.blocking(|| protected::paths(Path::new(&root), cache.as_deref()));
         Ok(found
             .into_iter()
             .map(|p| wit::ProtectedPath {
                 path: p.path.display().to_string(),
                 kind: match p.kind {
-                    git::Kind::Directory => wit::PathKind::Directory,
-                    git::Kind::File => wit::PathKind::File,
-                    git::Kind::MissingDirectory => wit::PathKind::MissingDirectory,
+                    protected::Kind::Directory => wit::PathKind::Directory,
+                    protected::Kind::File => wit::PathKind::File,
+                    protected::Kind::MissingDirectory => wit::PathKind::MissingDirectory,
                 },
+                why: p.why.to_owned(),
             })
             .collect())
     }

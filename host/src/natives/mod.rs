@@ -25,6 +25,7 @@ pub(crate) use host_fsio::define_borrowing_atomic_write;
 pub use host_process::ChildHandle;
 pub use host_pty::PtyHandle;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Durable host state shared by every lane of every world in this process.
@@ -37,19 +38,23 @@ pub struct HostState {
     pub fsio: fsio::Publisher,
     /// The host's environment, read once: providers scrub it (seam:host/process.environment).
     pub environment: Vec<(String, String)>,
+    /// The compiled components' cache directory, which also holds the launcher: sandboxes keep
+    /// it read-only.
+    pub cache_dir: Option<PathBuf>,
     /// The Landlock launcher confined commands start behind.
     pub launcher: sandbox_launch::launcher::Launcher,
 }
 
 impl HostState {
-    pub fn new(launcher: sandbox_launch::launcher::Launcher) -> Arc<Self> {
+    pub fn new(cache_dir: Option<PathBuf>) -> Arc<Self> {
         Arc::new(Self {
             processes: process::ProcessTable::new(),
             ptys: pty::PtyTable::default(),
             state: state::StateStore::default(),
             fsio: fsio::Publisher::new(),
             environment: std::env::vars().collect(),
-            launcher,
+            launcher: sandbox_launch::launcher::Launcher::carried(cache_dir.clone()),
+            cache_dir,
         })
     }
 }

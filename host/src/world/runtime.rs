@@ -7,7 +7,6 @@ use super::linked::Linked;
 use super::retire::Retirement;
 use crate::lane::{CallContext, Lane};
 use crate::natives::HostState;
-use crate::natives::sandbox_launch::launcher::Launcher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
@@ -115,7 +114,7 @@ impl Runtime {
             cache: ComponentCache::new(&engine),
             epoch: Epoch::start(&engine)?,
             engine,
-            host: HostState::new(Launcher::carried(ComponentCache::default_dir())),
+            host: HostState::new(ComponentCache::default_dir()),
             retirement: Retirement::start(),
             spare_lanes: options.max_instances >= SPARE_LANES_FROM,
             worlds: AtomicU64::new(0),

@@ -26,13 +26,8 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
                 if let Ok(root) = inner::resolve(root, "/")
                     && inner::contains(&root, &fresh)
                 {
-                    if git_protected(&fresh.key, &policy.workspace_root) {
-                        return Err(denied(
-                            &fresh,
-                            policy,
-                            "git's own files (hooks, config, everything in .git) stay read-only: \
-                             git runs what they name later, outside any sandbox",
-                        ));
+                    if let Some(why) = protected(&fresh.key, &policy.workspace_root) {
+                        return Err(denied(&fresh, policy, &why));
                     }
                     return Ok(fresh);
                 }
@@ -54,16 +49,24 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
     }
 }
 
-/// Whether writing `key` (a canonical path) could make git run something: anything in any
-/// repository's `.git` (hooks and config, but also `commondir`, `config.worktree`, a
-/// submodule's hooks, `info/attributes`, object alternates all steer it; the file tools have no
-/// business there, git itself writes it), a `.git` file (it points git at another directory),
-/// or what the workspace's git names (`core.hooksPath`, a worktree's repository).
-fn git_protected(key: &str, workspace_root: &str) -> bool {
-    key.split('/').any(|part| part == ".git")
-        || launch::git_protected_paths(workspace_root)
-            .iter()
-            .any(|protected| is_under(key, &protected.path))
+/// Why writing `key` (a canonical path) could run something later, outside the sandbox, if it
+/// could. Anything in any repository's `.git` (hooks and config, but also `commondir`,
+/// `config.worktree`, a submodule's hooks, `info/attributes`, object alternates all steer git;
+/// the file tools have no business there, git itself writes it), a `.git` file (it points git
+/// at another directory), or what the host names: what the workspace's git runs from
+/// (`core.hooksPath`, a worktree's repository) and the host's own cache.
+fn protected(key: &str, workspace_root: &str) -> Option<String> {
+    if key.split('/').any(|part| part == ".git") {
+        return Some(
+            "git's own files (hooks, config, everything in .git) stay read-only: git runs what \
+             they name later, outside any sandbox"
+                .to_owned(),
+        );
+    }
+    launch::protected_paths(workspace_root)
+        .into_iter()
+        .find(|protected| is_under(key, &protected.path))
+        .map(|protected| protected.why)
 }
 
 fn denied(target: &Target, policy: &Policy, why: &str) -> Error {

@@ -168,12 +168,13 @@ fn landlock_argv(scope: &Scope, argv: Vec<String>) -> Result<Vec<String>, Error>
     Ok(confined)
 }
 
-/// Git metadata that must stay read-only; only a writable workspace can reach it.
+/// What must stay read-only (git's metadata, the host's cache); only a writable sandbox can
+/// reach it.
 fn protected_paths(scope: &Scope) -> Vec<Protected> {
     if scope.mode == Mode::ReadOnly {
         return Vec::new();
     }
-    launch::git_protected_paths(&scope.workspace)
+    launch::protected_paths(&scope.workspace)
         .into_iter()
         .map(|p| Protected {
             path: p.path,

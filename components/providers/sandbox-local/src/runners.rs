@@ -17,7 +17,7 @@ pub struct FailureRule {
     pub exit_codes: &'static [i32],
 }
 
-/// The Landlock launcher's fatal line and exit status (`seam __landlock`, host/src/cli).
+/// The Landlock launcher's fatal line and exit status (landlock-launcher/, the host's launcher).
 pub const LANDLOCK_FATAL: &str = "seam landlock launcher: fatal:";
 pub const LANDLOCK_FATAL_EXIT: i32 = 126;
 

@@ -2,20 +2,13 @@
 //! hooks, and the config that can point git at other hooks (`core.hooksPath`) or commands. A
 //! command confined to a writable workspace must not be able to plant either.
 
+use super::protected::{Kind, Protected};
 use std::path::{Component, Path, PathBuf};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Directory,
-    File,
-    /// An absent directory, kept from being created by mounting over it.
-    MissingDirectory,
-}
+const WHY: &str = "git's own files (hooks, config) stay read-only: git runs what they name later, outside any sandbox";
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Protected {
-    pub path: PathBuf,
-    pub kind: Kind,
+fn protected(path: PathBuf, kind: Kind) -> Protected {
+    Protected { path, kind, why: WHY }
 }
 
 /// What to keep read-only for the checkout at `root` (empty when `root/.git` does not exist).
@@ -33,10 +26,7 @@ pub fn protected_paths(root: &Path) -> Vec<Protected> {
         None => return found,
         Some(Kind::Directory) => dot_git,
         Some(_) => {
-            found.push(Protected {
-                path: dot_git.clone(),
-                kind: Kind::File,
-            });
+            found.push(protected(dot_git.clone(), Kind::File));
             let Some(git_dir) = gitdir_of(&dot_git, root) else {
                 return found;
             };
@@ -45,12 +35,9 @@ pub fn protected_paths(root: &Path) -> Vec<Protected> {
     };
     let config = common.join("config");
     let hooks = hooks_path(&config, root).unwrap_or_else(|| common.join("hooks"));
-    found.push(Protected {
-        kind: kind(&hooks).unwrap_or(Kind::MissingDirectory),
-        path: hooks,
-    });
+    found.push(protected(hooks.clone(), kind(&hooks).unwrap_or(Kind::MissingDirectory)));
     if let Some(kind) = kind(&config) {
-        found.push(Protected { path: config, kind });
+        found.push(protected(config, kind));
     }
     found
 }
@@ -127,7 +114,7 @@ mod tests {
     }
 
     fn entry(path: PathBuf, kind: Kind) -> Protected {
-        Protected { path, kind }
+        protected(path, kind)
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The bubblewrap profile: the whole filesystem bound read-only, fresh /dev and /proc, its own
 //! PID namespace and session, no capabilities, and under workspace-write a private /tmp plus writable binds of
-//! the workspace and the writable roots, with git's hooks and config bound read-only on top.
+//! the workspace and the writable roots, with the protected paths (git's hooks and config, the
+//! host's cache) bound read-only on top.
 //! The network is not unshared: the policy governs host paths, not sockets.
 
 use super::{Kind, Protected};

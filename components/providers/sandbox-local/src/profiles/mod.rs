@@ -10,7 +10,8 @@ pub mod seatbelt;
 #[allow(dead_code)]
 pub mod windows_acl;
 
-/// A path a writable sandbox keeps read-only (git hooks and config), as found on disk.
+/// A path a writable sandbox keeps read-only (git's hooks and config, the host's cache), as
+/// found on disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Protected {
     pub path: String,
