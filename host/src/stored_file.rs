@@ -2,10 +2,12 @@
 //! launcher), written whole: other processes and threads see the old file or the new one,
 //! never part of one.
 
+use std::fs::Metadata;
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 /// Numbers this process's staging files: two threads may store the same path at once.
 static NEXT_STAGING: AtomicU64 = AtomicU64::new(0);
@@ -33,6 +35,19 @@ pub(crate) fn store(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()>
         let _ = std::fs::remove_file(&staging);
     }
     written
+}
+
+/// Mark `path` (whose metadata is `meta`) as used now, when its mark (the modification time) is
+/// older than `grain`: what removes seam's files by age keeps the ones in use. A coarse grain
+/// spares most uses a metadata write. Best effort: a file that cannot be marked is only
+/// removed sooner.
+pub(crate) fn mark_used(path: &Path, meta: &Metadata, grain: Duration) {
+    let stale = meta
+        .modified()
+        .map_or(true, |at| at.elapsed().map_or(true, |age| age > grain));
+    if stale {
+        let _ = std::fs::File::open(path).and_then(|f| f.set_modified(SystemTime::now()));
+    }
 }
 
 #[cfg(test)]

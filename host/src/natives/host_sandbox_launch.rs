@@ -35,7 +35,7 @@ impl wit::Host for Lane {
         let host = self.linked.host.clone();
         let verdict = self.blocking(|| match runner {
             wit::Runner::Bwrap => probe::bwrap(path_var.as_deref(), timeout),
-            wit::Runner::Landlock => probe::landlock(host.launcher.path(), timeout),
+            wit::Runner::Landlock => probe::landlock(host.launcher.path().as_deref().map_err(String::as_str), timeout),
         });
         Ok(wit::ProbeResult {
             usable: verdict.usable,

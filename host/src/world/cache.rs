@@ -15,7 +15,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -124,14 +124,8 @@ impl ComponentCache {
             // deserialization's own checks and is recompiled below.
             match unsafe { Component::deserialize_file(engine, &path) } {
                 Ok(component) => {
-                    // Recently used entries are the ones eviction keeps; an hour is fine enough
-                    // a grain, and spares every start a metadata write per component.
-                    let stale = meta
-                        .modified()
-                        .map_or(true, |at| at.elapsed().map_or(true, |age| age > TOUCH_AFTER));
-                    if stale {
-                        let _ = std::fs::File::open(&path).and_then(|f| f.set_modified(SystemTime::now()));
-                    }
+                    // Recently used entries are the ones eviction keeps.
+                    crate::stored_file::mark_used(&path, &meta, TOUCH_AFTER);
                     return Ok(component);
                 }
                 Err(e) => {
@@ -226,7 +220,7 @@ fn evict(dir: &Path, max_bytes: u64, keep: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::SystemTime;
 
     fn entry(dir: &Path, name: &str, len: usize, age_s: u64) -> PathBuf {
         let path = dir.join(name);

@@ -1,5 +1,5 @@
 //! The Landlock profile: read everything, write /dev/null, and under workspace-write the
-//! workspace and the writable roots. The host's launcher applies it (`seam __landlock`).
+//! workspace and the writable roots. The host's launcher (landlock-launcher/) applies it.
 //!
 //! What it cannot say: Landlock grants rights below a directory and cannot take them back
 //! below it, so git's hooks and config inside a writable workspace stay writable; and no
