@@ -49,8 +49,8 @@ pub fn check(target: &Target, policy: &Policy) -> Result<Target, Error> {
     }
 }
 
-/// Why writing `key` (a canonical path) could run something later, outside the sandbox, if it
-/// could. Anything in any repository's `.git` (hooks and config, but also `commondir`,
+/// Why `key` (a canonical path) stays read-only, when it does: writing there could make
+/// something run later, outside the sandbox. Anything in any repository's `.git` (hooks and config, but also `commondir`,
 /// `config.worktree`, a submodule's hooks, `info/attributes`, object alternates all steer git;
 /// the file tools have no business there, git itself writes it), a `.git` file (it points git
 /// at another directory), or what the host names: what the workspace's git runs from
