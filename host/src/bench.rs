@@ -179,7 +179,7 @@ fn crossing(runtime: &Arc<Runtime>, workspace: &Path, n: u32) -> anyhow::Result<
     let provider = builtin::find("bench-provider").ok_or_else(|| anyhow::anyhow!("bench-provider is not built in"))?;
     let component = runtime
         .cache
-        .load(&runtime.engine, provider.wasm, provider.hash)
+        .load(&runtime.engine, provider.name, provider.wasm, provider.hash)
         .map_err(|e| anyhow::anyhow!("{e:#}"))?;
     let mut linker = Linker::<Direct>::new(&runtime.engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(|e| anyhow::anyhow!("{e:#}"))?;

@@ -356,6 +356,10 @@ fn a_single_call_loads_only_what_its_tool_reaches_once_the_world_is_known() {
     assert_eq!(stdout(&first), "one\n", "{}", String::from_utf8_lossy(&first.stderr));
     let all = cached_components(&cache);
     assert_eq!(all.len(), 8, "{all:?}");
+    // A person waiting for the first load is told what it is doing.
+    let compiling = |out: &Output| String::from_utf8_lossy(&out.stderr).matches("compiling ").count();
+    assert_eq!(compiling(&first), 8, "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(String::from_utf8_lossy(&first.stderr).contains("compiling tool-bash, once"));
 
     // Without the compiled components bash cannot reach, a bash call does not compile them.
     for entry in &all {
@@ -364,6 +368,7 @@ fn a_single_call_loads_only_what_its_tool_reaches_once_the_world_is_known() {
     let second = call("bash", r#"{"command": "echo two"}"#);
     assert_eq!(stdout(&second), "two\n");
     assert_eq!(cached_components(&cache).len(), 6, "tool-fs and fs-local stay out");
+    assert_eq!(compiling(&second), 6);
 
     // A read reaches tool-fs and fs-local.
     let read = call("read", &format!(r#"{{"file_path": "{world}"}}"#));
@@ -376,6 +381,7 @@ fn a_single_call_loads_only_what_its_tool_reaches_once_the_world_is_known() {
     }
     let third = call("bash", r#"{"command": "echo three"}"#);
     assert_eq!(stdout(&third), "three\n");
+    assert_eq!(compiling(&third), 0, "everything was compiled before");
 }
 
 #[test]

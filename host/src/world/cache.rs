@@ -23,6 +23,8 @@ use wasmtime::component::Component;
 pub const MAX_BYTES: u64 = 1 << 30;
 /// A cached entry used again is marked recently used when its mark is older than this.
 const TOUCH_AFTER: Duration = Duration::from_secs(3600);
+/// The log target of what a person waiting should be told (the CLI shows it by default).
+pub const PROGRESS: &str = "seam::progress";
 
 pub struct ComponentCache {
     dir: Option<PathBuf>,
@@ -55,9 +57,15 @@ impl ComponentCache {
         Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    /// The content hash and compiled component of the component file at `path`; the outer
-    /// error is a file that cannot be read, the inner one a file that is not a component.
-    pub fn load_file(&self, engine: &Engine, path: &Path) -> std::io::Result<(String, wasmtime::Result<Component>)> {
+    /// The content hash and compiled component of the component file at `path` (known as
+    /// `name`); the outer error is a file that cannot be read, the inner one a file that is not a
+    /// component.
+    pub fn load_file(
+        &self,
+        engine: &Engine,
+        name: &str,
+        path: &Path,
+    ) -> std::io::Result<(String, wasmtime::Result<Component>)> {
         // The identity is taken before the read: a file replaced in between is hashed as read
         // but remembered under the old identity, which no file has any more.
         let identity = identity(&std::fs::metadata(path)?);
@@ -66,7 +74,10 @@ impl ComponentCache {
             let compiled = self.dir.as_ref().map(|dir| self.entry(dir, &hash));
             if compiled.as_deref().is_some_and(Path::exists) {
                 // The bytes are only read again when the entry turns out to be bad.
-                return Ok((hash.clone(), self.load_with(engine, &hash, || std::fs::read(path))));
+                return Ok((
+                    hash.clone(),
+                    self.load_with(engine, name, &hash, || std::fs::read(path)),
+                ));
             }
         }
         let bytes = std::fs::read(path)?;
@@ -74,13 +85,13 @@ impl ComponentCache {
         if let Some(memo) = memo {
             let _ = store(&memo, format!("{identity} {hash}").as_bytes());
         }
-        let compiled = self.load(engine, &bytes, &hash);
+        let compiled = self.load(engine, name, &bytes, &hash);
         Ok((hash, compiled))
     }
 
-    /// The compiled component for `bytes` (whose SHA-256 is `hash`).
-    pub fn load(&self, engine: &Engine, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
-        self.load_with(engine, hash, || Ok(bytes.to_vec()))
+    /// The compiled component for `bytes` (whose SHA-256 is `hash`), known as `name`.
+    pub fn load(&self, engine: &Engine, name: &str, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
+        self.load_with(engine, name, hash, || Ok(bytes.to_vec()))
     }
 
     /// What a full load learned about the world with `key`, if one was recorded.
@@ -111,6 +122,7 @@ impl ComponentCache {
     fn load_with(
         &self,
         engine: &Engine,
+        name: &str,
         hash: &str,
         bytes: impl FnOnce() -> std::io::Result<Vec<u8>>,
     ) -> wasmtime::Result<Component> {
@@ -132,6 +144,12 @@ impl ComponentCache {
                     tracing::warn!(path = %path.display(), "recompiling a bad cache entry: {e}")
                 }
             }
+        }
+        // Compiling takes from a fraction of a second to several (an interpreter plugin): said
+        // before it starts, so a first load is not a silent wait. Where nothing can be stored
+        // it would be said on every run, after the warning that says why.
+        if !self.warned_unwritable.load(Ordering::Relaxed) {
+            tracing::info!(target: PROGRESS, "compiling {name}, once: later runs load it from the cache");
         }
         let component = Component::new(engine, bytes()?)?;
         match store(&path, &component.serialize()?) {
@@ -257,20 +275,20 @@ mod tests {
         };
         let file = dir.path().join("plugin.wasm");
         std::fs::write(&file, EMPTY_COMPONENT).unwrap();
-        let (hash, compiled) = cache.load_file(&engine, &file).unwrap();
+        let (hash, compiled) = cache.load_file(&engine, "plugin", &file).unwrap();
         assert_eq!(hash, ComponentCache::content_hash(EMPTY_COMPONENT));
         assert!(compiled.is_ok());
         let memo = memo_path(cache.dir.as_ref().unwrap(), &file);
         let identity = identity(&std::fs::metadata(&file).unwrap());
         assert_eq!(remembered(&memo, &identity), Some(hash.clone()));
-        assert_eq!(cache.load_file(&engine, &file).unwrap().0, hash);
+        assert_eq!(cache.load_file(&engine, "plugin", &file).unwrap().0, hash);
 
         // Same length, new content: the identity changed, so the file is read and hashed again.
         std::fs::write(&file, b"not wasm").unwrap();
         // File times are coarse (a clock tick): say plainly that this write came later.
         let later = SystemTime::now() + Duration::from_secs(1);
         std::fs::File::open(&file).unwrap().set_modified(later).unwrap();
-        let (changed, compiled) = cache.load_file(&engine, &file).unwrap();
+        let (changed, compiled) = cache.load_file(&engine, "plugin", &file).unwrap();
         assert_eq!(changed, ComponentCache::content_hash(b"not wasm"));
         assert!(compiled.is_err());
     }

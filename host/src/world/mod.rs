@@ -609,7 +609,10 @@ impl Runtime {
                     return None;
                 };
                 let built_in = builtin::find(name)?;
-                let component = self.cache.load(&self.engine, built_in.wasm, built_in.hash).ok()?;
+                let component = self
+                    .cache
+                    .load(&self.engine, built_in.name, built_in.wasm, built_in.hash)
+                    .ok()?;
                 let exports = component.component_type().exports(&self.engine).any(|(export, _)| {
                     InterfaceName::parse(export).is_some_and(|export| export.unversioned() == wanted)
                 });
@@ -672,10 +675,10 @@ impl Runtime {
                     )));
                 };
                 hash = b.hash.to_string();
-                self.cache.load(&self.engine, b.wasm, b.hash)
+                self.cache.load(&self.engine, b.name, b.wasm, b.hash)
             }
             ComponentRef::Path(path) => {
-                let (found, compiled) = self.cache.load_file(&self.engine, path).map_err(|e| WorldError::Unreadable {
+                let (found, compiled) = self.cache.load_file(&self.engine, &name, path).map_err(|e| WorldError::Unreadable {
                     name: name.clone(),
                     path: path.display().to_string(),
                     message: e.to_string(),
