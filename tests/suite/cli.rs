@@ -40,6 +40,25 @@ fn call_prints_content_and_exits_by_result() {
     assert!(value["code"].is_null());
 }
 
+/// What a tool says of its progress reaches a person at the command line, on stderr: stdout
+/// keeps only the result.
+#[test]
+fn progress_goes_to_stderr() {
+    let out = Command::new(env!("CARGO_BIN_EXE_seam"))
+        .args([
+            "call",
+            "bash",
+            r#"{"command": "echo hi", "description": "Greet the user"}"#,
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "hi\n");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("seam::progress: bash: Greet the user"), "{stderr}");
+    assert!(!stderr.contains("WARN"), "{stderr}");
+}
+
 #[test]
 fn logs_to_a_pipe_are_plain_text() {
     let mut command = Command::new(env!("CARGO_BIN_EXE_seam"));
@@ -305,6 +324,7 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
 fn seam_cached(cache: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_seam"))
         .env("SEAM_CACHE_DIR", cache)
+        .env_remove("RUST_LOG")
         .args(args)
         .stdin(Stdio::null())
         .output()

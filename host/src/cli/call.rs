@@ -1,8 +1,10 @@
 //! `seam call`: one call from the command line, or a script of calls as JSON lines.
 
-use seam_host::{Content, ToolResult, World};
+use seam_host::world::cache::PROGRESS;
+use seam_host::{Content, Progress, ToolResult, World};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -36,7 +38,7 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
         return batch(world);
     }
     let tool = args.tool.as_deref().unwrap_or_default();
-    let result = world.call(tool, &args.arguments, context(world, "cli"));
+    let result = world.call(tool, &args.arguments, context(world, tool, "cli"));
     if args.json {
         say!("{}", serde_json::to_string(&result)?)?;
     } else {
@@ -72,11 +74,29 @@ fn set_mode(world: &World, mode: &str, line: usize) -> ToolResult {
     }
 }
 
-/// Approvals are asked on the controlling terminal, whatever stdin and stdout carry.
-fn context(world: &World, call_id: &str) -> seam_host::CallContext {
+/// Approvals are asked on the controlling terminal, whatever stdin and stdout carry; what the
+/// tool says of its progress (a language server indexing, a command's description) goes to
+/// stderr with the other progress lines.
+fn context(world: &World, tool: &str, call_id: &str) -> seam_host::CallContext {
     let mut context = world.call_context(call_id);
     context.asker = Some(seam_host::approval::terminal_asker());
+    let tool = tool.to_owned();
+    context.progress = Some(Arc::new(move |progress: Progress| {
+        if let Some(line) = progress_line(&progress) {
+            tracing::info!(target: PROGRESS, "{tool}: {line}");
+        }
+    }));
     context
+}
+
+/// A progress report as a line: its message and, when the total is known, how far it is.
+fn progress_line(progress: &Progress) -> Option<String> {
+    let done = progress.total.map(|total| format!("{} of {total}", progress.done));
+    match (&progress.message, done) {
+        (Some(message), Some(done)) => Some(format!("{message} ({done})")),
+        (Some(message), None) => Some(message.clone()),
+        (None, done) => done,
+    }
 }
 
 fn print_content(result: &ToolResult) -> std::io::Result<()> {
@@ -135,7 +155,7 @@ fn batch(world: &World) -> anyhow::Result<ExitCode> {
             }) => {
                 let arguments = args.map_or("null", |args| args.get());
                 let arguments = if arguments == "null" { "{}" } else { arguments };
-                world.call(&tool, arguments, context(world, &format!("batch-{}", index + 1)))
+                world.call(&tool, arguments, context(world, &tool, &format!("batch-{}", index + 1)))
             }
             Ok(BatchLine {
                 tool: None,
