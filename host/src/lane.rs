@@ -37,6 +37,10 @@ pub struct Progress {
 
 pub type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
 
+/// The log target of what a person waiting should be told: a component compiling, a call's
+/// progress at the command line. The CLI shows it by default.
+pub const PROGRESS_LOG: &str = "seam::progress";
+
 /// What the host knows about the call being served.
 #[derive(Clone)]
 pub struct CallContext {

@@ -1,6 +1,6 @@
 //! `seam call`: one call from the command line, or a script of calls as JSON lines.
 
-use seam_host::world::cache::PROGRESS;
+use seam_host::lane::PROGRESS_LOG;
 use seam_host::{Content, Progress, ToolResult, World};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -83,7 +83,7 @@ fn context(world: &World, tool: &str, call_id: &str) -> seam_host::CallContext {
     let tool = tool.to_owned();
     context.progress = Some(Arc::new(move |progress: Progress| {
         if let Some(line) = progress_line(&progress) {
-            tracing::info!(target: PROGRESS, "{tool}: {line}");
+            tracing::info!(target: PROGRESS_LOG, "{tool}: {line}");
         }
     }));
     context

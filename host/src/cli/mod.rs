@@ -17,7 +17,7 @@ mod mcp;
 mod tools;
 
 use clap::{Parser, Subcommand};
-use seam_host::world::cache::PROGRESS;
+use seam_host::lane::PROGRESS_LOG;
 use seam_host::{Runtime, RuntimeOptions, World, WorldError, WorldFile};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -98,7 +98,7 @@ pub fn run() -> ExitCode {
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 // Warnings, and what a person waiting should know (a component compiling).
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("warn,{PROGRESS}=info"))),
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("warn,{PROGRESS_LOG}=info"))),
         )
         .with_writer(std::io::stderr)
         // Colors for a person at a terminal; an MCP client's log file or a pipe gets plain text.

@@ -23,8 +23,6 @@ use wasmtime::component::Component;
 pub const MAX_BYTES: u64 = 1 << 30;
 /// A cached entry used again is marked recently used when its mark is older than this.
 const TOUCH_AFTER: Duration = Duration::from_secs(3600);
-/// The log target of what a person waiting should be told (the CLI shows it by default).
-pub const PROGRESS: &str = "seam::progress";
 
 pub struct ComponentCache {
     dir: Option<PathBuf>,
@@ -149,7 +147,7 @@ impl ComponentCache {
         // before it starts, so a first load is not a silent wait. Where nothing can be stored
         // it would be said on every run, after the warning that says why.
         if !self.warned_unwritable.load(Ordering::Relaxed) {
-            tracing::info!(target: PROGRESS, "compiling {name}, once: later runs load it from the cache");
+            tracing::info!(target: crate::lane::PROGRESS_LOG, "compiling {name}, once: later runs load it from the cache");
         }
         let component = Component::new(engine, bytes()?)?;
         match store(&path, &component.serialize()?) {
