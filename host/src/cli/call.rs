@@ -26,6 +26,13 @@ pub struct Args {
     batch: bool,
 }
 
+pub const AFTER_HELP: &str =
+    "Output: the result on stdout. On stderr, `[error: CODE]` after an error's text, and progress
+lines: components compiling on first use, and what the call says while it runs (a command's
+description, a language server indexing).
+Exit status: 0; 1 when the result is an error (with --batch, when any line's is); 2 when the
+world is refused or the command line is wrong.";
+
 impl Args {
     /// The tool of a single call; None for a batch.
     pub fn single_tool(&self) -> Option<&str> {

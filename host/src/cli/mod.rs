@@ -50,13 +50,15 @@ const EXAMPLES: &str = "Examples:
   seam bench --quick
   seam --workspace ~/project mcp               serve the tools to an MCP client over stdio
 
-Logs: RUST_LOG=seam_host=debug shows every seam crossing (component, function, duration).";
+Logs go to stderr: warnings and progress by default (components compiling on first use, a call's
+progress); RUST_LOG=seam_host=debug shows every seam crossing (component, function, duration).";
 
 #[derive(Subcommand)]
 enum Command {
     /// List the world's tools with their descriptions and argument schemas.
     Tools(tools::Args),
     /// Call a tool with JSON arguments, or many calls as JSON lines (--batch).
+    #[command(after_help = call::AFTER_HELP)]
     Call(call::Args),
     /// Inspect a world.
     World {
