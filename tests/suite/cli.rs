@@ -38,6 +38,12 @@ fn call_prints_content_and_exits_by_result() {
     assert_eq!(value["is_error"], false);
     assert_eq!(value["content"][0]["text"], "(no output)\n[exit code: 4]");
     assert!(value["code"].is_null());
+    // `-` takes the arguments from stdin, quoted for JSON only.
+    let piped = seam(
+        &["call", "bash", "-"],
+        Some(r#"{"command": "printf '%s' \"it's $((6 * 7))\""}"#),
+    );
+    assert_eq!(stdout(&piped), "it's 42\n", "{piped:?}");
 }
 
 /// What a tool says of its progress reaches a person at the command line, on stderr: stdout

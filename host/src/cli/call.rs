@@ -11,7 +11,8 @@ pub struct Args {
     /// The tool to call (see `seam tools`).
     #[arg(required_unless_present = "batch")]
     tool: Option<String>,
-    /// The arguments, a JSON object.
+    /// The arguments, a JSON object; `-` reads them from stdin (a whole file's content for
+    /// `write`, say, without quoting it for the shell).
     #[arg(default_value = "{}")]
     arguments: String,
     /// Print the whole result as JSON: {content, is_error, code}.
@@ -45,7 +46,12 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
         return batch(world);
     }
     let tool = args.tool.as_deref().unwrap_or_default();
-    let result = world.call(tool, &args.arguments, context(world, tool, "cli"));
+    let arguments = match args.arguments.as_str() {
+        "-" => std::io::read_to_string(std::io::stdin().lock())
+            .map_err(|e| anyhow::anyhow!("cannot read the arguments from stdin: {e}"))?,
+        given => given.to_owned(),
+    };
+    let result = world.call(tool, &arguments, context(world, tool, "cli"));
     if args.json {
         say!("{}", serde_json::to_string(&result)?)?;
     } else {
