@@ -202,7 +202,7 @@ fn killing_a_job_leaves_no_descendant_and_no_zombie() {
 
     let killed = a.call("job_kill", json!({"job_id": id}));
     assert!(
-        killed.text().starts_with(&format!("{id} killed")) && killed.text().contains("(stopped by this call)."),
+        killed.text().starts_with(&format!("Stopped: {id} killed")),
         "{}",
         killed.text()
     );
@@ -215,7 +215,10 @@ fn killing_a_job_leaves_no_descendant_and_no_zombie() {
     let list = a.call("job_list", json!({})).text();
     assert!(list.starts_with(&format!("{id} killed")), "{list}");
     let again = a.call("job_kill", json!({"job_id": id})).text();
-    assert!(again.contains("had already ended"), "{again}");
+    assert!(
+        again.starts_with(&format!("Nothing to stop, it had already ended: {id} killed")),
+        "{again}"
+    );
 }
 
 #[test]

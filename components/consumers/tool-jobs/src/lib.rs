@@ -80,13 +80,17 @@ fn output(owner: &str, a: args::Output) -> Result<String, Error> {
 fn kill(owner: &str, a: args::Kill) -> Result<String, Error> {
     // Killing is idempotent, so whether this call stopped the job is known only beforehand.
     let before = jobs::wait(owner, &a.job_id, Some(0))?;
+    // The verdict leads: the label that ends a job's line is free text, command included.
     if before.ended_ms.is_some() {
-        return Ok(format!("{} had already ended.", render::job(&before)));
+        return Ok(format!(
+            "Nothing to stop, it had already ended: {}",
+            render::job(&before)
+        ));
     }
     let info = jobs::kill(owner, &a.job_id)?;
     Ok(match info.state {
-        jobs::State::Killed => format!("{} (stopped by this call).", render::job(&info)),
-        _ => format!("{} had already ended.", render::job(&info)),
+        jobs::State::Killed => format!("Stopped: {}", render::job(&info)),
+        _ => format!("Nothing to stop, it had already ended: {}", render::job(&info)),
     })
 }
 
