@@ -233,6 +233,46 @@ fn edits_need_a_unique_match_unless_replacing_all() {
 }
 
 #[test]
+fn a_missed_edit_says_what_near_miss_it_was() {
+    let (_dir, ws) = scratch();
+    std::fs::write(ws.join("f.rs"), "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n").unwrap();
+    let world = default_world(&ws);
+    let edit = |old: &str| {
+        call(
+            &world,
+            "edit",
+            json!({"file_path": "f.rs", "old_string": old, "new_string": "z"}),
+        )
+    };
+    let indented = edit("    if x {\n        y();\n");
+    assert_eq!(code(&indented), Some("FS_EDIT_NO_MATCH"));
+    assert!(
+        indented
+            .text()
+            .contains("; lines 2-3 match it when spaces and tabs at the starts and ends of lines are ignored"),
+        "{}",
+        indented.text()
+    );
+    // Two lines as `read` shows them, without the line that says how to read on.
+    let read = call(&world, "read", json!({"file_path": "f.rs", "offset": 2, "limit": 2})).text();
+    let numbered = edit(&read.lines().take(2).collect::<Vec<_>>().join("\n"));
+    assert_eq!(code(&numbered), Some("FS_EDIT_NO_MATCH"));
+    assert!(
+        numbered
+            .text()
+            .contains("line numbers `read` shows (a number and a tab): leave them out"),
+        "{}",
+        numbered.text()
+    );
+    let elsewhere = edit("if y {");
+    assert!(!elsewhere.text().contains("match it when") && !elsewhere.text().contains("line numbers"));
+    assert_eq!(
+        std::fs::read_to_string(ws.join("f.rs")).unwrap(),
+        "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n"
+    );
+}
+
+#[test]
 fn edits_of_a_crlf_file_match_what_read_shows_and_keep_its_line_ends() {
     let (_dir, ws) = scratch();
     std::fs::write(ws.join("win.txt"), "one\r\ntwo\r\nthree\r\n").unwrap();

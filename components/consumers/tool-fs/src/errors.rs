@@ -46,6 +46,18 @@ pub fn from_fs(error: Error) -> ToolResult {
     ToolResult::error(error.code, message)
 }
 
+/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so.
+pub fn from_edit(error: Error, old: &str) -> ToolResult {
+    if error.code == EDIT_NO_MATCH && crate::render::carries_line_numbers(old) {
+        let message = format!(
+            "{}\nold_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
+            error.message
+        );
+        return ToolResult::error(error.code, message);
+    }
+    from_fs(error)
+}
+
 /// [`from_fs`] for `read_image`, whose files are too large for other reasons than text's.
 pub fn from_image_read(error: Error) -> ToolResult {
     if error.code == "FS_TOO_LARGE" {

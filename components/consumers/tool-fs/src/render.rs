@@ -29,6 +29,18 @@ pub const BYTE_ORDER_MARK: char = '\u{feff}';
 /// Columns of a line number, as `cat -n` shows it.
 const NUMBER_WIDTH: usize = 6;
 
+/// Whether every line of `text` that is not blank starts as a line of [`numbered`] does: a
+/// number and a tab, copied from `read` along with the text.
+pub fn carries_line_numbers(text: &str) -> bool {
+    let mut lines = text.lines().filter(|line| !line.trim().is_empty()).peekable();
+    lines.peek().is_some()
+        && lines.all(|line| {
+            line.trim_start_matches(' ')
+                .split_once('\t')
+                .is_some_and(|(number, _)| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 pub fn numbered(lines: &Lines<'_>, window: &Window) -> String {
     if lines.line_count == Some(0) {
         return "[empty file]".to_owned();
@@ -131,6 +143,16 @@ mod tests {
     fn numbers_every_line() {
         assert_eq!(numbered(&last("a\nb\n", 2, 4), &window(1, 100)), "     1\ta\n     2\tb");
         assert_eq!(numbered(&last("a\r\nb", 2, 4), &window(1, 100)), "     1\ta\n     2\tb");
+    }
+
+    #[test]
+    fn text_copied_with_its_line_numbers_is_recognised() {
+        let shown = numbered(&last("fn f() {\n\n\tx();\n}\n", 4, 17), &window(1, 100));
+        assert!(carries_line_numbers(&shown), "{shown}");
+        assert!(carries_line_numbers("12\tx();"));
+        for text in ["fn f() {\n\tx();", "\tx();", "a\tb", "\n  \n", "", "12 x();"] {
+            assert!(!carries_line_numbers(text), "{text:?}");
+        }
     }
 
     #[test]

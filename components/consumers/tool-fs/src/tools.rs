@@ -139,7 +139,7 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
     if spans_lines && no_match(&outcome) {
         outcome = edit_as_found(&target, &change, edit).unwrap_or(outcome);
     }
-    let outcome = outcome.map_err(errors::from_fs)?;
+    let outcome = outcome.map_err(|error| errors::from_edit(error, &change.old))?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),
