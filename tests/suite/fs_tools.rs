@@ -233,6 +233,46 @@ fn edits_need_a_unique_match_unless_replacing_all() {
 }
 
 #[test]
+fn a_path_slightly_wrong_is_answered_with_what_is_near_it() {
+    let (_dir, ws) = scratch();
+    std::fs::create_dir(ws.join("src")).unwrap();
+    std::fs::write(ws.join("src/lib.rs"), "").unwrap();
+    std::fs::write(ws.join("README.md"), "").unwrap();
+    let world = default_world(&ws);
+    let read = |path: &str| call(&world, "read", json!({"file_path": path}));
+    let ws = ws.display();
+    let cases = [
+        ("readme.md", format!("Similar names there: {ws}/README.md")),
+        ("src/lib.ts", format!("Similar names there: {ws}/src/lib.rs")),
+        (
+            "srcs/a/lib.rs",
+            format!("There is no directory {ws}/srcs; similar names in {ws}: {ws}/src/"),
+        ),
+        (
+            "elsewhere/lib.rs",
+            format!("There is no directory {ws}/elsewhere; the deepest directory on that path is {ws}"),
+        ),
+    ];
+    for (path, hint) in cases {
+        let missing = read(path);
+        assert_eq!(code(&missing), Some("FS_NOT_FOUND"));
+        assert!(
+            missing.text().ends_with(&format!("no such file or directory\n{hint}")),
+            "{}",
+            missing.text()
+        );
+    }
+    let unlike = read("unlike-anything.txt");
+    assert!(
+        unlike.text().ends_with("no such file or directory"),
+        "{}",
+        unlike.text()
+    );
+    let edit = json!({"file_path": "readme.md", "old_string": "a", "new_string": "b"});
+    assert!(call(&world, "edit", edit).text().contains("Similar names there"));
+}
+
+#[test]
 fn a_missed_edit_says_what_near_miss_it_was() {
     let (_dir, ws) = scratch();
     std::fs::write(ws.join("f.rs"), "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n").unwrap();

@@ -8,6 +8,7 @@ mod describe;
 mod errors;
 mod image;
 mod line_ends;
+mod nearby;
 mod render;
 mod tools;
 

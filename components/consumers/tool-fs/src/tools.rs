@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::errors;
 use crate::image;
 use crate::line_ends;
+use crate::nearby;
 use crate::render::{self, BYTE_ORDER_MARK, Lines, Window};
 
 fn resolve(file_path: &str, session: &Session) -> Result<Target, ToolResult> {
@@ -44,8 +45,8 @@ pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolRe
         first: u64::from(offset),
         count: limit,
     };
-    let file =
-        fs::read_lines(&target, lines, Some(config.max_file_bytes), Some(&session.id)).map_err(errors::from_fs)?;
+    let file = fs::read_lines(&target, lines, Some(config.max_file_bytes), Some(&session.id))
+        .map_err(|error| errors::from_fs(missing(error, &target)))?;
     let window = Window {
         offset: offset as usize,
         limit: limit as usize,
@@ -59,6 +60,16 @@ pub fn read(args: ReadArgs, session: &Session, config: &Config) -> Result<ToolRe
         size: file.size,
     };
     Ok(ToolResult::text(render::numbered(&lines, &window)))
+}
+
+/// A file that is not there, told with what is near it (see `nearby`).
+fn missing(mut error: Error, target: &Target) -> Error {
+    if error.code == "FS_NOT_FOUND"
+        && let Some(hint) = nearby::hint(target)
+    {
+        error.message = format!("{}\n{hint}", error.message);
+    }
+    error
 }
 
 /// The session's sandbox policy from the policy service: the one owner of modes, shared with
@@ -139,7 +150,7 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
     if spans_lines && no_match(&outcome) {
         outcome = edit_as_found(&target, &change, edit).unwrap_or(outcome);
     }
-    let outcome = outcome.map_err(|error| errors::from_edit(error, &change.old))?;
+    let outcome = outcome.map_err(|error| errors::from_edit(missing(error, &target), &change.old))?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),
@@ -185,7 +196,8 @@ fn edit_as_found(
 
 pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
     let target = resolve(&args.file_path, session)?;
-    let file = fs::read_bytes(&target, config.max_image_bytes).map_err(errors::from_image_read)?;
+    let file = fs::read_bytes(&target, config.max_image_bytes)
+        .map_err(|error| errors::from_image_read(missing(error, &target)))?;
     let Some(mime_type) = image::mime_type(&file.data) else {
         return Err(ToolResult::error(
             errors::IMAGE_UNSUPPORTED,
