@@ -14,29 +14,30 @@ const COMPARED: usize = 10_000;
 pub fn hint(target: &Target) -> Option<String> {
     let path = target.display_path.as_str();
     let (found, missing) = deepest_directory(path)?;
-    let near: Vec<String> = fs::resolve(found, "/")
-        .and_then(|at| fs::list_dir(&at))
-        .map(|entries| {
-            let names = entries.into_iter().take(COMPARED).map(|entry| match entry.kind {
-                FileKind::Dir => format!("{}/", entry.name),
-                _ => entry.name,
-            });
-            closest(missing, names)
-        })
-        .unwrap_or_default()
-        .iter()
-        .map(|name| join(found, name))
-        .collect();
-    let near = near.join(", ");
-    if join(found, missing) == path {
-        return (!near.is_empty()).then(|| format!("Similar names there: {near}"));
-    }
+    let near = similar(found, missing).join(", ");
     let gone = join(found, missing);
-    Some(if near.is_empty() {
-        format!("There is no directory {gone}; the deepest directory on that path is {found}")
-    } else {
-        format!("There is no directory {gone}; similar names in {found}: {near}")
-    })
+    match (gone == path, near.is_empty()) {
+        (true, true) => None,
+        (true, false) => Some(format!("Similar names there: {near}")),
+        (false, true) => Some(format!(
+            "There is no directory {gone}; the deepest directory on that path is {found}"
+        )),
+        (false, false) => Some(format!(
+            "There is no directory {gone}; similar names in {found}: {near}"
+        )),
+    }
+}
+
+/// The paths in `dir` whose names are nearest `name` (a directory's with a trailing `/`).
+fn similar(dir: &str, name: &str) -> Vec<String> {
+    let Ok(entries) = fs::resolve(dir, "/").and_then(|at| fs::list_dir(&at)) else {
+        return Vec::new();
+    };
+    let names = entries.into_iter().take(COMPARED).map(|entry| match entry.kind {
+        FileKind::Dir => format!("{}/", entry.name),
+        _ => entry.name,
+    });
+    closest(name, names).iter().map(|near| join(dir, near)).collect()
 }
 
 /// The deepest directory among the ancestors of the absolute `path`, with the name on the
