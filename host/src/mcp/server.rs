@@ -113,10 +113,7 @@ impl ServerHandler for SeamServer {
         let world = self.world.current();
         // An unknown tool is a protocol error in MCP, not a tool result.
         if !world.tools().iter().any(|t| t.name == request.name) {
-            return Err(ErrorData::invalid_params(
-                format!("unknown tool: {}", request.name),
-                None,
-            ));
+            return Err(ErrorData::invalid_params(world.no_such_tool(&request.name), None));
         }
         let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default()).to_string();
         let call = self.call_context(&world, &context);

@@ -392,14 +392,16 @@ impl World {
         &self.file.plugins
     }
 
+    /// What a caller of a tool this world lacks is told: the tools it has.
+    pub fn no_such_tool(&self, tool: &str) -> String {
+        let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
+        format!("no tool named {tool:?} in this world (tools: {})", known.join(", "))
+    }
+
     /// Run one tool call in a lane of its own. Faults of any component become error results.
     pub fn call(&self, tool: &str, arguments: &str, call: CallContext) -> ToolResult {
         let Some(&node) = self.tool_nodes.get(tool) else {
-            let known: Vec<&str> = self.tool_nodes.keys().map(String::as_str).collect();
-            return ToolResult::error(
-                "UNKNOWN_TOOL",
-                format!("no tool named {tool:?} in this world (tools: {})", known.join(", ")),
-            );
+            return ToolResult::error("UNKNOWN_TOOL", self.no_such_tool(tool));
         };
         // The lane takes the context; the request borrows copies of its few short strings and
         // the caller's arguments, which are lowered into the tool without an owned copy.
