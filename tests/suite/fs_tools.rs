@@ -448,6 +448,11 @@ fn write_creates_parents_and_says_what_it_did() {
     let dir = call(&world, "write", json!({"file_path": "trail/", "content": "x"}));
     assert_eq!(dir.code.as_deref(), Some("FS_IS_A_DIRECTORY"), "{}", dir.text());
     assert!(!ws.join("trail").exists());
+    // Over a directory that is there, the answer asks for a file's path, not a listing.
+    let over = call(&world, "write", json!({"file_path": "a/b", "content": "x"}));
+    assert_eq!(over.code.as_deref(), Some("FS_IS_A_DIRECTORY"), "{}", over.text());
+    assert!(over.text().contains("a new name inside"), "{}", over.text());
+    assert!(ws.join("a/b/c.txt").exists());
 }
 
 /// A new file gets what `open` would give it under the user's umask, not a fixed mode.

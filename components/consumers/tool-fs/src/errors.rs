@@ -38,36 +38,55 @@ pub fn from_fs(error: Error) -> ToolResult {
         }
         _ => "",
     };
+    hinted(error, hint)
+}
+
+/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so.
+pub fn from_edit(error: Error, old: &str) -> ToolResult {
+    if error.code == EDIT_NO_MATCH && crate::render::carries_line_numbers(old) {
+        return hinted(
+            error,
+            "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
+        );
+    }
+    from_fs(error)
+}
+
+/// [`from_fs`] for `write`: a directory in the file's place wants a file's name, not a listing.
+pub fn from_write(error: Error) -> ToolResult {
+    hinted_for(
+        error,
+        "FS_IS_A_DIRECTORY",
+        "write replaces a file: give the path of a file, e.g. a new name inside this directory.",
+    )
+}
+
+/// [`from_fs`] for `read_image`, whose files are too large for other reasons than text's.
+pub fn from_image_read(error: Error) -> ToolResult {
+    hinted_for(
+        error,
+        "FS_TOO_LARGE",
+        "Scale the image down first with bash (e.g. `convert IN -resize 50% OUT`), then read that.",
+    )
+}
+
+/// [`from_fs`], with `hint` in place of the general one for errors of `code`.
+fn hinted_for(error: Error, code: &str, hint: &str) -> ToolResult {
+    if error.code == code {
+        hinted(error, hint)
+    } else {
+        from_fs(error)
+    }
+}
+
+/// The error under its own code, its message followed by the hint on a line of its own.
+fn hinted(error: Error, hint: &str) -> ToolResult {
     let message = if hint.is_empty() {
         error.message
     } else {
         format!("{}\n{hint}", error.message)
     };
     ToolResult::error(error.code, message)
-}
-
-/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so.
-pub fn from_edit(error: Error, old: &str) -> ToolResult {
-    if error.code == EDIT_NO_MATCH && crate::render::carries_line_numbers(old) {
-        let message = format!(
-            "{}\nold_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
-            error.message
-        );
-        return ToolResult::error(error.code, message);
-    }
-    from_fs(error)
-}
-
-/// [`from_fs`] for `read_image`, whose files are too large for other reasons than text's.
-pub fn from_image_read(error: Error) -> ToolResult {
-    if error.code == "FS_TOO_LARGE" {
-        let message = format!(
-            "{}\nScale the image down first with bash (e.g. `convert IN -resize 50% OUT`), then read that.",
-            error.message
-        );
-        return ToolResult::error(error.code, message);
-    }
-    from_fs(error)
 }
 
 #[cfg(test)]
@@ -89,6 +108,16 @@ mod tests {
         assert!(
             image.contains("Scale the image down") && !image.contains("head, tail"),
             "{image}"
+        );
+        let directory = || Error {
+            code: "FS_IS_A_DIRECTORY".into(),
+            message: "/w/src: is a directory".into(),
+        };
+        assert!(text(from_fs(directory())).contains("list it"));
+        let write = text(from_write(directory()));
+        assert!(
+            write.contains("a new name inside") && !write.contains("list it"),
+            "{write}"
         );
     }
 }

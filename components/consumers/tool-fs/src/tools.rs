@@ -103,7 +103,8 @@ pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResul
     } else {
         with_ends
     };
-    let outcome = fs::write_text(&target, &content, None, Some(&policy), Some(&session.id)).map_err(errors::from_fs)?;
+    let outcome =
+        fs::write_text(&target, &content, None, Some(&policy), Some(&session.id)).map_err(errors::from_write)?;
     // As the file holds it (a UTF-16 file stays UTF-16), or as sent if it is gone already.
     let bytes = fs::stat(&target).map_or(content.len() as u64, |now| now.size);
     let path = &target.display_path;
