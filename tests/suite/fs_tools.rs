@@ -215,7 +215,9 @@ fn edits_need_a_unique_match_unless_replacing_all() {
     assert_eq!(code(&ambiguous), Some("FS_EDIT_AMBIGUOUS"));
     assert!(ambiguous.text().contains("2 times"), "{}", ambiguous.text());
     assert_eq!(code(&edit("= 3", "= 4", false)), Some("FS_EDIT_NO_MATCH"));
-    assert_eq!(code(&edit("", "x", false)), Some("FS_EDIT_INVALID"));
+    let empty = edit("", "x", false);
+    assert_eq!(code(&empty), Some("FS_EDIT_INVALID"));
+    assert!(empty.text().contains("use write"), "{}", empty.text());
     assert_eq!(code(&edit("a", "a", false)), Some("FS_EDIT_INVALID"));
     assert_eq!(
         edit("let a = 1", "let a = 5", false).text(),

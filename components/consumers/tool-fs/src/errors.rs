@@ -11,6 +11,8 @@ pub const IMAGE_UNSUPPORTED: &str = "IMAGE_UNSUPPORTED";
 pub const IMAGE_DAMAGED: &str = "IMAGE_DAMAGED";
 /// The fs seam's code for an edit whose text is not in the file.
 pub const EDIT_NO_MATCH: &str = "FS_EDIT_NO_MATCH";
+/// The fs seam's code for an edit that is no change: nothing to replace, or the same text.
+pub const EDIT_INVALID: &str = "FS_EDIT_INVALID";
 /// The fs seam's code for an edit whose text is in the file more than once.
 pub const EDIT_AMBIGUOUS: &str = "FS_EDIT_AMBIGUOUS";
 /// The tool's settings in the world file are malformed.
@@ -41,12 +43,20 @@ pub fn from_fs(error: Error) -> ToolResult {
     hinted(error, hint)
 }
 
-/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so.
+/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so, and
+/// an empty old_string (which some tools take as "create the file") points to `write`.
 pub fn from_edit(error: Error, old: &str) -> ToolResult {
     if error.code == EDIT_NO_MATCH && crate::render::carries_line_numbers(old) {
         return hinted(
             error,
             "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
+        );
+    }
+    if error.code == EDIT_INVALID && old.is_empty() {
+        return hinted(
+            error,
+            "To create a file or replace all of it, use write. To add text, put the text next to where it goes in \
+             old_string, and that text with the addition in new_string.",
         );
     }
     from_fs(error)
@@ -119,5 +129,11 @@ mod tests {
             write.contains("a new name inside") && !write.contains("list it"),
             "{write}"
         );
+        let empty = || Error {
+            code: EDIT_INVALID.into(),
+            message: "the text to replace is empty".into(),
+        };
+        assert!(text(from_edit(empty(), "")).contains("use write"));
+        assert!(!text(from_fs(empty())).contains("use write"));
     }
 }
