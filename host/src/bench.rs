@@ -326,7 +326,7 @@ fn shim_echo(processes: &ProcessTable, bash: &Path) {
     // (no locale to load, for one).
     spec.env = std::env::vars().collect();
     spec.stdout = OutputSpec::Collect(CollectSpec {
-        tail_bytes: 64 * 1024,
+        tail_bytes: 32 * 1024,
         head_bytes: 32 * 1024,
         spill: Some(64 << 20),
     });

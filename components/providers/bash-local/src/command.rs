@@ -24,9 +24,11 @@ pub fn spawn_spec(spec: &Spec, argv: Vec<String>, env: Vec<(String, String)>) ->
         env,
         // A command that reads stdin sees EOF at once instead of hanging until the timeout.
         stdin: Input::Null,
+        // The budget bounds what the caller is shown, split between the two ends: the start
+        // says what ran, the end how it finished.
         stdout: Output::Collect(Collect {
-            tail_bytes: spec.max_output_bytes,
-            head_bytes: spec.max_output_bytes,
+            tail_bytes: spec.max_output_bytes - spec.max_output_bytes / 2,
+            head_bytes: spec.max_output_bytes / 2,
             spill: (spec.max_spill_bytes > 0).then_some(spec.max_spill_bytes),
         }),
         stderr: Output::Merge,
@@ -105,7 +107,7 @@ mod tests {
         };
         assert_eq!(
             (collect.tail_bytes, collect.head_bytes, collect.spill),
-            (65_536, 65_536, Some(67_108_864))
+            (32_768, 32_768, Some(67_108_864))
         );
     }
 

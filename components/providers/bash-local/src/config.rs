@@ -15,7 +15,7 @@ pub struct Config {
     pub max_timeout_ms: u32,
     /// The timeout of a request that sets none.
     pub default_timeout_ms: u32,
-    /// Bytes kept in memory at each end of the output (head and tail).
+    /// Most bytes of output kept in memory and shown: half from its start, half from its end.
     pub max_output_bytes: u64,
     /// Bytes of output spilled to a file for later reading; 0 disables the spill.
     pub max_spill_bytes: u64,
