@@ -33,6 +33,19 @@ fn call_prints_content_and_exits_by_result() {
     assert_eq!(stdout(&ok), "hello\n");
     let failed = seam(&["call", "bash", r#"{"command": 1}"#], None);
     assert_eq!(failed.status.code(), Some(1));
+    // A command typed as is is shown as the JSON that would run it; JSON that is merely wrong
+    // needs no such hint.
+    let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!stderr(&failed).contains("one JSON object"), "{}", stderr(&failed));
+    let typed = seam(&["call", "bash", "echo it's"], None);
+    assert_eq!(typed.status.code(), Some(1));
+    let hint = stderr(&typed);
+    assert!(
+        hint.contains(r#"seam call bash '{"command":"echo it'\''s"}'"#),
+        "{hint}"
+    );
+    let several = seam(&["call", "edit", "f.txt"], None);
+    assert!(stderr(&several).contains("The arguments are one JSON object; `seam tools`"));
     let json = seam(&["call", "--json", "bash", r#"{"command": "exit 4"}"#], None);
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value["is_error"], false);

@@ -58,6 +58,11 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
         print_content(&result)?;
         if let (true, Some(code)) = (result.is_error, &result.code) {
             eprintln!("[error: {code}]");
+            if code == "INVALID_ARGUMENTS"
+                && let Some(hint) = arguments_hint(world, tool, &arguments)
+            {
+                eprintln!("{hint}");
+            }
         }
     }
     Ok(if result.is_error {
@@ -65,6 +70,30 @@ pub fn run(world: &World, args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// For arguments that are not a JSON object (a command typed as is, say), how to write them:
+/// the tool's one required text argument holding what was typed, else where they are described.
+fn arguments_hint(world: &World, tool: &str, arguments: &str) -> Option<String> {
+    if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(arguments).is_ok() {
+        return None;
+    }
+    let schema = world.spec_of(tool)?.input_schema;
+    let required = schema["required"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let example = match required {
+        [name] if schema["properties"][name.as_str()?]["type"] == "string" => {
+            let object = serde_json::json!({ name.as_str()?: arguments });
+            // Single-quoted for the shell: a quote inside ends the quoting, is escaped, resumes it.
+            format!(
+                ", for example: seam call {tool} '{}'",
+                object.to_string().replace('\'', r"'\''")
+            )
+        }
+        _ => String::new(),
+    };
+    Some(format!(
+        "The arguments are one JSON object{example}; `seam tools` describes each tool's."
+    ))
 }
 
 /// The session's standing sandbox mode set by batch line `line`.

@@ -227,14 +227,10 @@ impl World {
             if n.role != Role::Tool {
                 continue;
             }
-            let specs = self
-                .with_tool(node, self.call_context("describe"), |store, plugin| {
-                    plugin.seam_tool_tool().call_describe(store)
-                })
-                .map_err(|message| WorldError::Describe {
-                    component: n.name.clone(),
-                    message,
-                })?;
+            let specs = self.describe(node).map_err(|message| WorldError::Describe {
+                component: n.name.clone(),
+                message,
+            })?;
             for spec in specs {
                 if let Some(&other) = self.tool_nodes.get(&spec.name) {
                     return Err(WorldError::DuplicateTool {
@@ -254,6 +250,13 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// The tools the tool component `node` says it serves.
+    fn describe(&self, node: usize) -> Result<Vec<tool_bindings::seam::tool::types::ToolSpec>, String> {
+        self.with_tool(node, self.call_context("describe"), |store, plugin| {
+            plugin.seam_tool_tool().call_describe(store)
+        })
     }
 
     /// Run `f` against the tool component `node` in a fresh lane.
@@ -355,6 +358,17 @@ impl World {
     /// its record, which knows only the tool it was loaded for.
     pub fn tools(&self) -> &[ToolSpec] {
         &self.tools
+    }
+
+    /// What `tool` says of itself: from [`Self::tools`], or asked of its component in a world
+    /// `load_for` assembled, which did not ask.
+    pub fn spec_of(&self, tool: &str) -> Option<ToolSpec> {
+        if let Some(spec) = self.tools.iter().find(|spec| spec.name == tool) {
+            return Some(spec.clone());
+        }
+        let &node = self.tool_nodes.get(tool)?;
+        let spec = self.describe(node).ok()?.into_iter().find(|spec| spec.name == tool)?;
+        ToolSpec::from_wit(spec, &self.linked.nodes[node].name).ok()
     }
 
     pub fn workspace(&self) -> &Path {
