@@ -235,6 +235,59 @@ fn edits_need_a_unique_match_unless_replacing_all() {
 }
 
 #[test]
+fn an_edit_that_misses_is_shown_the_lines_near_it() {
+    let (_dir, ws) = scratch();
+    std::fs::write(
+        ws.join("m.rs"),
+        "fn main() {\r\n\tlet x = 1;\r\n\tprintln!(\"{x}\");\r\n}\r\n",
+    )
+    .unwrap();
+    let world = default_world(&ws);
+    let edit = |old: &str, new: &str| {
+        call(
+            &world,
+            "edit",
+            json!({"file_path": "m.rs", "old_string": old, "new_string": new}),
+        )
+    };
+    let missed = |old: &str, new: &str| {
+        let result = edit(old, new);
+        assert_eq!(code(&result), Some("FS_EDIT_NO_MATCH"), "{}", result.text());
+        result
+            .text()
+            .split_once('\n')
+            .map(|(_, hint)| hint.to_owned())
+            .unwrap_or_default()
+    };
+    let file = format!("{}/m.rs", ws.display());
+    assert_eq!(
+        missed("    let x = 1;\n    println!(\"{x}\");", "let x = 2;"),
+        "Lines 2-3 hold the text with other whitespace. Copy old_string from them exactly, without the line numbers:\n\
+         \x20    2\t\tlet x = 1;\n     3\t\tprintln!(\"{x}\");"
+    );
+    let changed = missed("fn main() {\n\tlet x = 0;\n\tprintln!(\"{x}\");", "fn main() {}");
+    assert!(
+        changed.starts_with("Lines 1-3 hold the text most like it (2 of its 3 lines the same)."),
+        "{changed}"
+    );
+    assert!(
+        edit("\tlet x = 1;\n", "\tlet x = 2;\n")
+            .text()
+            .starts_with(&format!("Edited {file}")),
+        "the file is unchanged by the misses"
+    );
+    let retried = missed("\tlet x = 1;\n", "\tlet x = 2;\n");
+    assert!(
+        retried.starts_with("new_string is in the file already (line 2)"),
+        "{retried}"
+    );
+    assert_eq!(
+        missed("no such\ntext here", "z"),
+        "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
+    );
+}
+
+#[test]
 fn a_path_slightly_wrong_is_answered_with_what_is_near_it() {
     let (_dir, ws) = scratch();
     std::fs::create_dir(ws.join("src")).unwrap();

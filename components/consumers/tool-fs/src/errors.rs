@@ -43,14 +43,20 @@ pub fn from_fs(error: Error) -> ToolResult {
     hinted(error, hint)
 }
 
-/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so, and
-/// an empty old_string (which some tools take as "create the file") points to `write`.
-pub fn from_edit(error: Error, old: &str) -> ToolResult {
-    if error.code == EDIT_NO_MATCH && crate::render::carries_line_numbers(old) {
-        return hinted(
-            error,
-            "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
-        );
+/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so,
+/// other text not found is shown what `near` finds in the file (see `near_match`), and an empty
+/// old_string (which some tools take as "create the file") points to `write`.
+pub fn from_edit(error: Error, old: &str, near: impl FnOnce() -> Option<String>) -> ToolResult {
+    if error.code == EDIT_NO_MATCH {
+        if crate::render::carries_line_numbers(old) {
+            return hinted(
+                error,
+                "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
+            );
+        }
+        if let Some(near) = near() {
+            return hinted(error, &near);
+        }
     }
     if error.code == EDIT_INVALID && old.is_empty() {
         return hinted(
@@ -133,7 +139,7 @@ mod tests {
             code: EDIT_INVALID.into(),
             message: "the text to replace is empty".into(),
         };
-        assert!(text(from_edit(empty(), "")).contains("use write"));
+        assert!(text(from_edit(empty(), "", || None)).contains("use write"));
         assert!(!text(from_fs(empty())).contains("use write"));
     }
 }

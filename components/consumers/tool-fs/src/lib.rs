@@ -8,6 +8,7 @@ mod describe;
 mod errors;
 mod image;
 mod line_ends;
+mod near_match;
 mod nearby;
 mod render;
 mod tools;
@@ -62,7 +63,7 @@ fn dispatch(call: &Call) -> Result<seam_guest::ToolResult, seam_guest::ToolResul
     match call.name.as_str() {
         describe::READ => tools::read(seam_guest::args::parse(args)?, session, &config),
         describe::WRITE => tools::write(args::WriteArgs::parse(args)?, session),
-        describe::EDIT => tools::edit(seam_guest::args::parse(args)?, session),
+        describe::EDIT => tools::edit(seam_guest::args::parse(args)?, session, &config),
         describe::READ_IMAGE => tools::read_image(seam_guest::args::parse(args)?, session, &config),
         other => Err(seam_guest::ToolResult::error(
             "UNKNOWN_TOOL",

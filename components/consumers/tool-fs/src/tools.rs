@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::errors;
 use crate::image;
 use crate::line_ends;
+use crate::near_match;
 use crate::nearby;
 use crate::render::{self, BYTE_ORDER_MARK, Lines, Window};
 
@@ -126,7 +127,7 @@ pub fn write(args: WriteArgs, session: &Session) -> Result<ToolResult, ToolResul
     }))
 }
 
-pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult> {
+pub fn edit(args: EditArgs, session: &Session, config: &Config) -> Result<ToolResult, ToolResult> {
     let target = resolve(&args.file_path, session)?;
     let change = Edit {
         old: args.old_string,
@@ -151,7 +152,11 @@ pub fn edit(args: EditArgs, session: &Session) -> Result<ToolResult, ToolResult>
     if spans_lines && no_match(&outcome) {
         outcome = edit_as_found(&target, &change, edit).unwrap_or(outcome);
     }
-    let outcome = outcome.map_err(|error| errors::from_edit(missing(error, &target), &change.old))?;
+    let near = || {
+        let file = fs::read_text(&target, None, None).ok()?;
+        near_match::hint(&file.content, &change.old, &change.new, config.max_line_chars as usize)
+    };
+    let outcome = outcome.map_err(|error| errors::from_edit(missing(error, &target), &change.old, near))?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),
