@@ -213,7 +213,11 @@ fn edits_need_a_unique_match_unless_replacing_all() {
     };
     let ambiguous = edit("= 1", "= 2", false);
     assert_eq!(code(&ambiguous), Some("FS_EDIT_AMBIGUOUS"));
-    assert!(ambiguous.text().contains("2 times"), "{}", ambiguous.text());
+    assert!(
+        ambiguous.text().contains("2 times") && ambiguous.text().contains("\nIt is at lines 1 and 2. Include more"),
+        "{}",
+        ambiguous.text()
+    );
     assert_eq!(code(&edit("= 3", "= 4", false)), Some("FS_EDIT_NO_MATCH"));
     let empty = edit("", "x", false);
     assert_eq!(code(&empty), Some("FS_EDIT_INVALID"));
@@ -232,59 +236,6 @@ fn edits_need_a_unique_match_unless_replacing_all() {
         "let a = 5;\nlet b = 9;\n"
     );
     assert!(edit(";", "", true).text().ends_with("replaced 2 occurrences"));
-}
-
-#[test]
-fn an_edit_that_misses_is_shown_the_lines_near_it() {
-    let (_dir, ws) = scratch();
-    std::fs::write(
-        ws.join("m.rs"),
-        "fn main() {\r\n\tlet x = 1;\r\n\tprintln!(\"{x}\");\r\n}\r\n",
-    )
-    .unwrap();
-    let world = default_world(&ws);
-    let edit = |old: &str, new: &str| {
-        call(
-            &world,
-            "edit",
-            json!({"file_path": "m.rs", "old_string": old, "new_string": new}),
-        )
-    };
-    let missed = |old: &str, new: &str| {
-        let result = edit(old, new);
-        assert_eq!(code(&result), Some("FS_EDIT_NO_MATCH"), "{}", result.text());
-        result
-            .text()
-            .split_once('\n')
-            .map(|(_, hint)| hint.to_owned())
-            .unwrap_or_default()
-    };
-    let file = format!("{}/m.rs", ws.display());
-    assert_eq!(
-        missed("    let x = 1;\n    println!(\"{x}\");", "let x = 2;"),
-        "Lines 2-3 hold the text with other whitespace. Copy old_string from them exactly, without the line numbers:\n\
-         \x20    2\t\tlet x = 1;\n     3\t\tprintln!(\"{x}\");"
-    );
-    let changed = missed("fn main() {\n\tlet x = 0;\n\tprintln!(\"{x}\");", "fn main() {}");
-    assert!(
-        changed.starts_with("Lines 1-3 hold the text most like it (2 of its 3 lines the same)."),
-        "{changed}"
-    );
-    assert!(
-        edit("\tlet x = 1;\n", "\tlet x = 2;\n")
-            .text()
-            .starts_with(&format!("Edited {file}")),
-        "the file is unchanged by the misses"
-    );
-    let retried = missed("\tlet x = 1;\n", "\tlet x = 2;\n");
-    assert!(
-        retried.starts_with("new_string is in the file already (line 2)"),
-        "{retried}"
-    );
-    assert_eq!(
-        missed("no such\ntext here", "z"),
-        "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
-    );
 }
 
 #[test]
@@ -330,40 +281,60 @@ fn a_path_slightly_wrong_is_answered_with_what_is_near_it() {
 #[test]
 fn a_missed_edit_says_what_near_miss_it_was() {
     let (_dir, ws) = scratch();
-    std::fs::write(ws.join("f.rs"), "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n").unwrap();
+    std::fs::write(ws.join("f.rs"), "fn f() {\r\n\tif x {\r\n\t\ty();\r\n\t}\r\n}\r\n").unwrap();
     let world = default_world(&ws);
-    let edit = |old: &str| {
+    let edit = |old: &str, new: &str| {
         call(
             &world,
             "edit",
-            json!({"file_path": "f.rs", "old_string": old, "new_string": "z"}),
+            json!({"file_path": "f.rs", "old_string": old, "new_string": new}),
         )
     };
-    let indented = edit("    if x {\n        y();\n");
-    assert_eq!(code(&indented), Some("FS_EDIT_NO_MATCH"));
-    assert!(
-        indented
+    let missed = |old: &str, new: &str| {
+        let result = edit(old, new);
+        assert_eq!(code(&result), Some("FS_EDIT_NO_MATCH"), "{}", result.text());
+        let (what, hint) = result
             .text()
-            .contains("; lines 2-3 match it when spaces and tabs at the starts and ends of lines are ignored"),
-        "{}",
-        indented.text()
+            .split_once('\n')
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            .unwrap();
+        assert_eq!(
+            what,
+            format!("the text to replace was not found in {}/f.rs", ws.display())
+        );
+        hint
+    };
+    assert_eq!(
+        missed("    if  x {\n        y();\n", "z"),
+        "Lines 2-3 hold the text with other whitespace. Copy old_string from them exactly, without the line \
+         numbers:\n     2\t\tif x {\n     3\t\t\ty();"
+    );
+    let changed = missed("fn f() {\n\tif y {\n\t\ty();", "z");
+    assert!(
+        changed.starts_with("Lines 1-3 hold the text most like it (2 of its 3 lines the same)."),
+        "{changed}"
     );
     // Two lines as `read` shows them, without the line that says how to read on.
     let read = call(&world, "read", json!({"file_path": "f.rs", "offset": 2, "limit": 2})).text();
-    let numbered = edit(&read.lines().take(2).collect::<Vec<_>>().join("\n"));
-    assert_eq!(code(&numbered), Some("FS_EDIT_NO_MATCH"));
-    assert!(
-        numbered
-            .text()
-            .contains("line numbers `read` shows (a number and a tab): leave them out"),
-        "{}",
-        numbered.text()
+    let numbered = missed(&read.lines().take(2).collect::<Vec<_>>().join("\n"), "z");
+    assert_eq!(
+        numbered,
+        "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out."
     );
-    let elsewhere = edit("if y {");
-    assert!(!elsewhere.text().contains("match it when") && !elsewhere.text().contains("line numbers"));
+    assert_eq!(
+        missed("if y {", "z"),
+        "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
+    );
     assert_eq!(
         std::fs::read_to_string(ws.join("f.rs")).unwrap(),
-        "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n"
+        "fn f() {\r\n\tif x {\r\n\t\ty();\r\n\t}\r\n}\r\n",
+        "misses change nothing"
+    );
+    assert!(edit("\t\ty();\n", "\t\tz();\n").text().starts_with("Edited"));
+    let retried = missed("\t\ty();\n", "\t\tz();\n");
+    assert!(
+        retried.starts_with("new_string is in the file already (line 3)"),
+        "{retried}"
     );
 }
 

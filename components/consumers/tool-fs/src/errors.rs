@@ -3,7 +3,8 @@
 
 use seam_guest::ToolResult;
 
-use crate::bindings::seam::fs::types::Error;
+use crate::bindings::seam::fs::types::{Edit, Error};
+use crate::near_match;
 
 /// The tool's own code for a file that is not an image it can return.
 pub const IMAGE_UNSUPPORTED: &str = "IMAGE_UNSUPPORTED";
@@ -17,6 +18,10 @@ pub const EDIT_INVALID: &str = "FS_EDIT_INVALID";
 pub const EDIT_AMBIGUOUS: &str = "FS_EDIT_AMBIGUOUS";
 /// The tool's settings in the world file are malformed.
 pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
+
+/// What to do about an edit's text found more than once.
+const MORE_CONTEXT: &str =
+    "Include more surrounding lines in old_string so it matches once, or set replace_all to change every occurrence.";
 
 pub fn from_fs(error: Error) -> ToolResult {
     let hint = match error.code.as_str() {
@@ -35,37 +40,43 @@ pub fn from_fs(error: Error) -> ToolResult {
         EDIT_NO_MATCH => {
             "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."
         }
-        EDIT_AMBIGUOUS => {
-            "Include more surrounding lines in old_string so it matches once, or set replace_all to change every occurrence."
-        }
+        EDIT_AMBIGUOUS => MORE_CONTEXT,
         _ => "",
     };
     hinted(error, hint)
 }
 
-/// [`from_fs`] for `edit`: text not found because it carries `read`'s line numbers says so,
-/// other text not found is shown what `near` finds in the file (see `near_match`), and an empty
-/// old_string (which some tools take as "create the file") points to `write`.
-pub fn from_edit(error: Error, old: &str, near: impl FnOnce() -> Option<String>) -> ToolResult {
-    if error.code == EDIT_NO_MATCH {
-        if crate::render::carries_line_numbers(old) {
-            return hinted(
-                error,
-                "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
-            );
-        }
-        if let Some(near) = near() {
-            return hinted(error, &near);
-        }
-    }
-    if error.code == EDIT_INVALID && old.is_empty() {
-        return hinted(
+/// [`from_fs`] for `edit` of `change`, with `file` the file's text when it can be read: text
+/// not found because it carries `read`'s line numbers says so, other text not found or found
+/// more than once is told where it is (see `near_match`), and an empty old_string (which some
+/// tools take as "create the file") points to `write`.
+pub fn from_edit(
+    error: Error,
+    change: &Edit,
+    max_line_chars: usize,
+    file: impl FnOnce() -> Option<String>,
+) -> ToolResult {
+    let old = &change.old;
+    match error.code.as_str() {
+        EDIT_NO_MATCH if crate::render::carries_line_numbers(old) => hinted(
+            error,
+            "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out.",
+        ),
+        EDIT_NO_MATCH => match file().and_then(|file| near_match::hint(&file, old, &change.new, max_line_chars)) {
+            Some(near) => hinted(error, &near),
+            None => from_fs(error),
+        },
+        EDIT_AMBIGUOUS => match file().and_then(|file| near_match::places(&file, old)) {
+            Some(places) => hinted(error, &format!("{places} {MORE_CONTEXT}")),
+            None => from_fs(error),
+        },
+        EDIT_INVALID if old.is_empty() => hinted(
             error,
             "To create a file or replace all of it, use write. To add text, put the text next to where it goes in \
              old_string, and that text with the addition in new_string.",
-        );
+        ),
+        _ => from_fs(error),
     }
-    from_fs(error)
 }
 
 /// [`from_fs`] for `write`: a directory in the file's place wants a file's name, not a listing.
@@ -139,7 +150,12 @@ mod tests {
             code: EDIT_INVALID.into(),
             message: "the text to replace is empty".into(),
         };
-        assert!(text(from_edit(empty(), "", || None)).contains("use write"));
+        let create = Edit {
+            old: String::new(),
+            new: "x".into(),
+            replace_all: false,
+        };
+        assert!(text(from_edit(empty(), &create, 80, || None)).contains("use write"));
         assert!(!text(from_fs(empty())).contains("use write"));
     }
 }

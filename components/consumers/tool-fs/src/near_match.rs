@@ -1,8 +1,9 @@
-//! Where an edit's `old_string` nearly is. Most misses are one of three: the change was made
-//! already (a retried edit), the whitespace differs (indentation copied wrong, tabs for spaces,
-//! a trailing space), or a line changed since the model read it. The hint says which and shows
-//! the file's lines as `read` shows them, so the model copies `old_string` from them instead of
-//! reading the file again.
+//! Where an edit's `old_string` is when the edit cannot use it, so the model fixes the edit
+//! without reading the whole file again. Text found more than once is told by its lines. Most
+//! misses are one of three: the whitespace differs (indentation copied wrong, tabs for spaces,
+//! a trailing space), the change was made already (a retried edit), or a line changed since the
+//! model read it; the hint says which and shows the file's lines as `read` shows them, to copy
+//! `old_string` from.
 
 use std::collections::HashMap;
 
@@ -12,6 +13,8 @@ use crate::render::{self, BYTE_ORDER_MARK, Lines, Window};
 const MAX_LINES: usize = 40;
 /// Bytes of the file a hint shows at most.
 const MAX_BYTES: usize = 8 * 1024;
+/// Places of a text found more than once listed by line, at most.
+const MAX_PLACES: usize = 10;
 
 /// What to tell a model whose `old` is not in `file` (the file's whole text), with `new` the
 /// text it meant to put in its place; None when nothing in the file is near it.
@@ -21,32 +24,28 @@ pub fn hint(file: &str, old: &str, new: &str, max_line_chars: usize) -> Option<S
     let flat: Vec<String> = lines.iter().map(|line| flattened(line)).collect();
     let wanted: Vec<String> = trimmed_lines(old).map(flattened).collect();
     // In this order: a retried edit's text may still be near what it replaced.
-    let (first, count, what) = if let Some((first, others)) = same_but_whitespace(&flat, &wanted) {
+    let (first, what) = if let Some((first, others)) = same_but_whitespace(&flat, &wanted) {
         let places = match others {
             0 => String::new(),
             1 => " (and 1 more place)".to_owned(),
             n => format!(" (and {n} more places)"),
         };
-        (first, wanted.len(), format!("with other whitespace{places}"))
+        (first, format!("with other whitespace{places}"))
     } else if let Some(line) = line_holding(file, new) {
         return Some(format!(
             "new_string is in the file already (line {line}): if an earlier edit made this change, nothing is left to do."
         ));
     } else {
         let (first, same, of) = closest(&flat, &wanted)?;
-        (
-            first,
-            wanted.len(),
-            format!("most like it ({same} of its {of} lines the same)"),
-        )
+        (first, format!("most like it ({same} of its {of} lines the same)"))
     };
+    let count = wanted.len();
     let shown = count.min(MAX_LINES);
-    let where_ = if count == 1 {
-        format!("Line {}", first + 1)
+    let (where_, them) = if count == 1 {
+        (format!("Line {} holds", first + 1), "it")
     } else {
-        format!("Lines {}-{}", first + 1, first + count)
+        (format!("Lines {}-{} hold", first + 1, first + count), "them")
     };
-    let verb = if count == 1 { "holds" } else { "hold" };
     let window = Window {
         offset: first + 1,
         limit: shown,
@@ -64,19 +63,54 @@ pub fn hint(file: &str, old: &str, new: &str, max_line_chars: usize) -> Option<S
         &window,
     );
     Some(format!(
-        "{where_} {verb} the text {what}. Copy old_string from them exactly, without the line numbers:\n{listing}"
+        "{where_} the text {what}. Copy old_string from {them} exactly, without the line numbers:\n{listing}"
     ))
 }
 
-/// The line (1-based) where `new` starts in `file`, line ends compared as `read` shows them;
-/// None when it is not there or holds nothing but whitespace.
+/// Where `old`, found in `file` more than once, is: "It is at lines 2, 7 and 9."; None when
+/// it is not there twice.
+pub fn places(file: &str, old: &str) -> Option<String> {
+    let mut lines = lines_holding(file, old);
+    if lines.len() < 2 {
+        return None;
+    }
+    lines.dedup();
+    if let [line] = lines[..] {
+        return Some(format!("All of them are on line {line}."));
+    }
+    let mut listed: Vec<String> = lines.iter().take(MAX_PLACES).map(usize::to_string).collect();
+    let last = match lines.len() - listed.len() {
+        0 => listed.pop().unwrap_or_default(),
+        more => format!("{more} more"),
+    };
+    Some(format!("It is at lines {} and {last}.", listed.join(", ")))
+}
+
+/// The line (1-based) where `new` starts in `file`; None when it is not there or holds nothing
+/// but whitespace.
 fn line_holding(file: &str, new: &str) -> Option<usize> {
     if new.trim().is_empty() {
         return None;
     }
-    let file = file.replace("\r\n", "\n");
-    let at = file.find(&new.replace("\r\n", "\n"))?;
-    Some(file[..at].matches('\n').count() + 1)
+    lines_holding(file, new).first().copied()
+}
+
+/// The lines (1-based) where each place that holds `text` in `file` starts, places not
+/// overlapping, line ends compared as `read` shows them.
+fn lines_holding(file: &str, text: &str) -> Vec<usize> {
+    let (file, text) = (file.replace("\r\n", "\n"), text.replace("\r\n", "\n"));
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut line = 1;
+    let mut from = 0;
+    file.match_indices(&text)
+        .map(|(at, _)| {
+            line += file[from..at].matches('\n').count();
+            from = at;
+            line
+        })
+        .collect()
 }
 
 /// A line with each run of whitespace as one space and none at either end.
@@ -212,6 +246,25 @@ mod tests {
         );
         assert!(hint_for("a\r\nb\r\n", "q", "a\nb").contains("(line 1)"));
         assert_eq!(hint("a\n", "q", "  ", 2000), None, "blank text is everywhere");
+    }
+
+    #[test]
+    fn text_found_more_than_once_is_told_by_its_lines() {
+        assert_eq!(
+            places("a\nx a\r\n\na a\n", "a").as_deref(),
+            Some("It is at lines 1, 2 and 4.")
+        );
+        assert_eq!(places("a a\n", "a").as_deref(), Some("All of them are on line 1."));
+        assert_eq!(
+            places("ab\r\nab\nab", "b\na").as_deref(),
+            Some("It is at lines 1 and 2.")
+        );
+        let many = "x\n".repeat(12);
+        assert_eq!(
+            places(&many, "x").as_deref(),
+            Some("It is at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more.")
+        );
+        assert_eq!(places("a b", "a"), None);
     }
 
     #[test]

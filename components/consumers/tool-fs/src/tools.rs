@@ -17,7 +17,6 @@ use crate::config::Config;
 use crate::errors;
 use crate::image;
 use crate::line_ends;
-use crate::near_match;
 use crate::nearby;
 use crate::render::{self, BYTE_ORDER_MARK, Lines, Window};
 
@@ -152,11 +151,10 @@ pub fn edit(args: EditArgs, session: &Session, config: &Config) -> Result<ToolRe
     if spans_lines && no_match(&outcome) {
         outcome = edit_as_found(&target, &change, edit).unwrap_or(outcome);
     }
-    let near = || {
-        let file = fs::read_text(&target, None, None).ok()?;
-        near_match::hint(&file.content, &change.old, &change.new, config.max_line_chars as usize)
-    };
-    let outcome = outcome.map_err(|error| errors::from_edit(missing(error, &target), &change.old, near))?;
+    let outcome = outcome.map_err(|error| {
+        let file = || fs::read_text(&target, None, None).ok().map(|file| file.content);
+        errors::from_edit(missing(error, &target), &change, config.max_line_chars as usize, file)
+    })?;
     let occurrences = match outcome.replacements {
         1 => "1 occurrence".to_owned(),
         n => format!("{n} occurrences"),

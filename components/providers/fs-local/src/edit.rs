@@ -24,12 +24,7 @@ pub fn apply(text: &str, edit: &Edit, path: &str) -> Result<(String, u32), Error
     match found {
         0 => Err(errors::error(
             errors::EDIT_NO_MATCH,
-            match near_match(text, &edit.old) {
-                Some(lines) => format!(
-                    "the text to replace was not found in {path}; {lines} it when spaces and tabs at the starts and ends of lines are ignored"
-                ),
-                None => format!("the text to replace was not found in {path}"),
-            },
+            format!("the text to replace was not found in {path}"),
         )),
         1 => Ok((text.replacen(edit.old.as_str(), &edit.new, 1), 1)),
         n if edit.replace_all => Ok((
@@ -38,30 +33,9 @@ pub fn apply(text: &str, edit: &Edit, path: &str) -> Result<(String, u32), Error
         )),
         n => Err(errors::error(
             errors::EDIT_AMBIGUOUS,
-            format!(
-                "the text to replace occurs {n} times in {path}; give more context to make it unique, or replace all"
-            ),
+            format!("the text to replace occurs {n} times in {path}"),
         )),
     }
-}
-
-/// Where `old` would match if each line's leading and trailing whitespace were ignored, as
-/// "line N matches" or "lines N-M match" (1-based): the usual near miss is indentation copied wrong, and
-/// pointing at the place spares a read of the whole file. The first such place only.
-fn near_match(text: &str, old: &str) -> Option<String> {
-    let wanted: Vec<&str> = old.lines().map(str::trim).collect();
-    let first = *wanted.first()?;
-    if wanted.iter().all(|line| line.is_empty()) {
-        return None;
-    }
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let start = lines
-        .windows(wanted.len())
-        .position(|window| window[0] == first && window == wanted.as_slice())?;
-    Some(match wanted.len() {
-        1 => format!("line {} matches", start + 1),
-        n => format!("lines {}-{} match", start + 1, start + n),
-    })
 }
 
 #[cfg(test)]
@@ -107,29 +81,5 @@ mod tests {
             Some("FS_EDIT_INVALID")
         );
         assert!(check(&edit("a", "b", false)).is_ok());
-    }
-
-    fn message<T>(result: Result<T, Error>) -> String {
-        result.err().map(|e| e.message).unwrap_or_default()
-    }
-
-    #[test]
-    fn a_miss_by_indentation_points_at_the_lines() {
-        let text = "fn f() {\n\tif x {\n\t\ty();\n\t}\n}\n";
-        let miss = message(apply(text, &edit("    if x {\n        y();  \n", "z", false), "/f"));
-        assert!(
-            miss.ends_with("; lines 2-3 match it when spaces and tabs at the starts and ends of lines are ignored"),
-            "{miss}"
-        );
-        assert!(message(apply(text, &edit("  y();", "z", false), "/f")).contains("; line 3 matches it when"));
-        // Other text, or only blank lines, is a plain miss.
-        assert_eq!(
-            message(apply(text, &edit("if y {", "z", false), "/f")),
-            "the text to replace was not found in /f"
-        );
-        assert_eq!(
-            message(apply(text, &edit(" \n", "z", false), "/f")),
-            "the text to replace was not found in /f"
-        );
     }
 }
