@@ -321,6 +321,11 @@ fn a_missed_edit_says_what_near_miss_it_was() {
         numbered,
         "old_string starts its lines with the line numbers `read` shows (a number and a tab): leave them out."
     );
+    let escaped = missed(r"fn f() {\n\tif x {", "z");
+    assert!(
+        escaped.starts_with("old_string holds `\\n` (a backslash and an n) where the file has a line break"),
+        "{escaped}"
+    );
     assert_eq!(
         missed("if y {", "z"),
         "old_string must match the file exactly, whitespace and indentation included: read the file and copy the text."

@@ -20,6 +20,12 @@ const MAX_PLACES: usize = 10;
 /// text it meant to put in its place; None when nothing in the file is near it.
 pub fn hint(file: &str, old: &str, new: &str, max_line_chars: usize) -> Option<String> {
     let file = file.strip_prefix(BYTE_ORDER_MARK).unwrap_or(file);
+    if let Some(line) = escaped_line_breaks(file, old) {
+        return Some(format!(
+            "old_string holds `\\n` (a backslash and an n) where the file has a line break (the text is at line \
+             {line}): send line breaks and tabs in old_string and new_string as themselves, not escaped."
+        ));
+    }
     let lines: Vec<&str> = file.lines().collect();
     let flat: Vec<String> = lines.iter().map(|line| flattened(line)).collect();
     let wanted: Vec<String> = trimmed_lines(old).map(flattened).collect();
@@ -111,6 +117,17 @@ fn lines_holding(file: &str, text: &str) -> Vec<usize> {
             line
         })
         .collect()
+}
+
+/// The line where `old` is in `file` when its escapes `\n` and `\t` (a backslash and a letter,
+/// JSON escaped twice) stand for line breaks and tabs, and it has no line break of its own.
+fn escaped_line_breaks(file: &str, old: &str) -> Option<usize> {
+    if !old.contains("\\n") || old.contains('\n') {
+        return None;
+    }
+    lines_holding(file, &old.replace("\\n", "\n").replace("\\t", "\t"))
+        .first()
+        .copied()
 }
 
 /// A line with each run of whitespace as one space and none at either end.
@@ -246,6 +263,19 @@ mod tests {
         );
         assert!(hint_for("a\r\nb\r\n", "q", "a\nb").contains("(line 1)"));
         assert_eq!(hint("a\n", "q", "  ", 2000), None, "blank text is everywhere");
+    }
+
+    #[test]
+    fn line_breaks_sent_escaped_are_recognised() {
+        let shown = hint_for(FILE, r"{\n    let x = 1;", "z");
+        assert!(
+            shown.starts_with(
+                "old_string holds `\\n` (a backslash and an n) where the file has a line break (the text is at line 1)"
+            ),
+            "{shown}"
+        );
+        assert!(hint_for("a\n\tb\n", r"a\n\tb", "z").contains("at line 1"), "tabs too");
+        assert_eq!(hint(FILE, r"a\nb", "z", 80), None);
     }
 
     #[test]
