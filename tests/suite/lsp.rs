@@ -166,6 +166,11 @@ fn routing_positions_and_paths_fail_with_their_codes() {
     let world = lsp_world(LOCAL, SERVERS, &ws);
     assert_eq!(code(&lsp(&world, "hover", "README.md", (1, 1))), "LSP_NO_SERVER");
     assert_eq!(code(&lsp(&world, "hover", "src/gone.ts", (1, 1))), "LSP_NOT_FOUND");
+    // A name a typo away is offered, as the file tools offer it.
+    let typo = lsp(&world, "hover", "src/mian.ts", (1, 1));
+    assert_eq!(code(&typo), "LSP_NOT_FOUND");
+    let near = format!("Similar names there: {}", ws.join("src/main.ts").display());
+    assert!(typo.text().ends_with(&near), "{}", typo.text());
     // A directory is one whatever its name: with no extension, or with a served one.
     std::fs::create_dir(ws.join("src/dir.ts")).unwrap();
     for directory in ["src", "src/dir.ts"] {

@@ -1,9 +1,12 @@
 //! `tool-lsp`: the `lsp` tool a model calls, over whichever lsp provider the world links.
 //! Positions are 1-based with UTF-16 columns; the session's working directory is the
-//! workspace the server is pooled on.
+//! workspace the server is pooled on. A file that is not there is told with the names near it,
+//! found through the world's fs seam, as the file tools tell it.
 
 mod args;
 mod describe;
+#[path = "../../tool-fs/src/nearby.rs"]
+mod nearby;
 mod render;
 
 mod bindings {
@@ -13,11 +16,13 @@ mod bindings {
 
             world tool-lsp {
                 import seam:lsp/lsp@0.1.0;
+                import seam:fs/fs@0.1.0;
                 import seam:tool/context@0.1.0;
                 export seam:tool/tool@0.1.0;
             }
         "#,
-        path: ["../../../wit/lsp", "../../../wit/tool"],
+        // Dependencies first: fs uses seam:sandbox.
+        path: ["../../../wit/sandbox", "../../../wit/fs", "../../../wit/lsp", "../../../wit/tool"],
         generate_all,
     });
 }
@@ -25,7 +30,8 @@ mod bindings {
 seam_guest::wit_tool_result!(bindings::seam::tool::types);
 
 use bindings::exports::seam::tool::tool::{Call, Guest, ToolResult, ToolSpec};
-use bindings::seam::lsp::lsp::{self, Operation, QueryRequest};
+use bindings::seam::fs::fs;
+use bindings::seam::lsp::lsp::{self, Error, Operation, QueryRequest};
 use bindings::seam::tool::context;
 
 use crate::args::Args;
@@ -66,10 +72,24 @@ impl Guest for ToolLsp {
         let at = format!("{}:{}:{}", args.file_path, args.line, args.character);
         match lsp::query(&request) {
             Ok(result) => seam_guest::ToolResult::text(render::result(args.operation, &at, &result)),
-            Err(e) => seam_guest::ToolResult::error(e.code, e.message),
+            Err(e) => {
+                let e = missing(e, &request.path);
+                seam_guest::ToolResult::error(e.code, e.message)
+            }
         }
         .into()
     }
+}
+
+/// A document that is not there, told with what is near it (see `nearby`).
+fn missing(mut error: Error, path: &str) -> Error {
+    if error.code == "LSP_NOT_FOUND"
+        && let Ok(target) = fs::resolve(path, "/")
+        && let Some(hint) = nearby::hint(&target)
+    {
+        error.message = format!("{}\n{hint}", error.message);
+    }
+    error
 }
 
 bindings::export!(ToolLsp with_types_in bindings);
