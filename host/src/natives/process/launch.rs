@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use nix::errno::Errno;
 use nix::fcntl::OFlag;
+use nix::sys::signal::{Signal, kill};
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
@@ -35,9 +36,25 @@ pub(super) struct Launched {
     pub(super) finish: File,
 }
 
-/// Blocks until the program has exec'd (or failed to). The host's copies of the program's
-/// stdio fds are closed when this returns; the supervisor closes its own right after.
-pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> Result<Launched, ProcessError> {
+impl Launched {
+    /// Ends a program nobody will watch: its supervisor stops the tree (SIGTERM, then SIGKILL
+    /// after the grace) and exits, and is reaped here.
+    pub(super) fn abandon(self) {
+        // Failure means it is exiting already; the wait reaps it either way.
+        let _ = kill(self.supervisor, Signal::SIGTERM);
+        while let Err(Errno::EINTR) = waitpid(self.supervisor, None) {}
+    }
+}
+
+/// Blocks until the program has exec'd (or failed to). `on_sent` runs once, as soon as a
+/// request is on its way, while a standby starts the program. The host's copies of the
+/// program's stdio fds are closed when this returns; the supervisor closes its own right after.
+pub(super) fn launch(
+    spawner: &Spawner,
+    spec: &SpawnSpec,
+    stdio: ChildStdio,
+    on_sent: impl FnOnce(),
+) -> Result<Launched, ProcessError> {
     let program = spec
         .argv
         .first()
@@ -66,9 +83,10 @@ pub(super) fn launch(spawner: &Spawner, spec: &SpawnSpec, stdio: ChildStdio) -> 
     let mut fds = vec![-1];
     fds.extend(memfd);
     fds.extend(stdio_fds.into_iter().flatten());
+    let mut on_sent = Some(on_sent);
     for _ in 0..ATTEMPTS {
         let zygote = spawner.zygote().map_err(spawn_failed)?;
-        match request(spawner, &zygote, &header, inline, &mut fds) {
+        match request(spawner, &zygote, &header, inline, &mut fds, &mut on_sent) {
             Ok(launched) => return Ok(launched),
             Err(Attempt::Lost) => spawner.retire(&zygote),
             Err(Attempt::Failed(err)) => return Err(spawn_failed(err)),
@@ -85,13 +103,15 @@ enum Attempt {
     Failed(io::Error),
 }
 
-/// One request; `fds[0]` is filled in with this attempt's report pipe.
+/// One request; `fds[0]` is filled in with this attempt's report pipe. `on_sent` is taken
+/// and run once the request is sent.
 fn request(
     spawner: &Spawner,
     zygote: &Arc<Zygote>,
     header: &[u8; HEADER_LEN],
     inline_blob: &[u8],
     fds: &mut [RawFd],
+    on_sent: &mut Option<impl FnOnce()>,
 ) -> Result<Launched, Attempt> {
     let (report_read, report_write) =
         nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|errno| Attempt::Failed(errno.into()))?;
@@ -103,6 +123,9 @@ fn request(
     }
     // The zygote has its own copy now; ours would keep the pipe from reporting end-of-file.
     drop(report_write);
+    if let Some(on_sent) = on_sent.take() {
+        on_sent();
+    }
     let mut pipe = File::from(report_read);
     // A report (or end-of-file) comes once a standby took the request and started its
     // program; a killed zygote drops a request nobody took, which ends in end-of-file: lost,

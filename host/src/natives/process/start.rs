@@ -1,9 +1,12 @@
-//! Assembles a [`Process`]: pipes, the watcher thread, then the launch itself.
+//! Assembles a [`Process`]: pipes, the launch itself, and the watcher thread.
 //!
-//! The watcher is started before the program is launched, so a failure to start it leaves
-//! nothing running; after a failed launch it ends on its own (its pipes close).
+//! The watcher is started once the launch request is on its way: waking a worker then costs
+//! nothing the caller waits for, since a standby takes the request and starts the program
+//! meanwhile. After a failed launch it ends on its own (its pipes close); if it cannot start,
+//! the program it would have watched is terminated and reaped.
 
 use std::fs::File;
+use std::io;
 use std::sync::Arc;
 
 use super::collect::{CollectBuffer, Drain};
@@ -40,9 +43,21 @@ pub(super) fn start(id: u64, mut spec: SpawnSpec, spawner: &Spawner) -> Result<P
         _ => StdinPipe::new(None),
     };
     let exit = ExitLink::new(private_tmp);
-    let watcher = start_watcher(Arc::clone(&exit), drains).map_err(ProcessError::io("starting the process watcher"))?;
-    let launched = launch(spawner, &spec, child_stdio)?;
-    watcher.deliver(launched.supervisor, launched.finish);
+    let mut watcher = None;
+    let launched = launch(spawner, &spec, child_stdio, || {
+        watcher = Some(start_watcher(Arc::clone(&exit), drains));
+    })?;
+    match watcher {
+        Some(Ok(watcher)) => watcher.deliver(launched.supervisor, launched.finish),
+        failed => {
+            // Nobody would drain its output nor reap it: end it now.
+            launched.abandon();
+            let err = failed
+                .and_then(Result::err)
+                .unwrap_or_else(|| io::Error::other("it was never started"));
+            return Err(ProcessError::io("starting the process watcher")(err));
+        }
+    }
     Ok(Process {
         id,
         pid: launched.program_pid,

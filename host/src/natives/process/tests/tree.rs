@@ -170,6 +170,29 @@ fn dropping_a_running_handle_leaves_nothing_behind() {
     assert_all_gone_within(&marker, &sightings, Duration::from_secs(3));
 }
 
+/// A program whose watcher could not start is not left running unwatched: abandoning its
+/// launch ends the whole tree and reaps the supervisor before the spawn reports the failure.
+#[test]
+fn an_abandoned_launch_leaves_nothing_behind() {
+    let marker = marker(311);
+    let spec = bash(&format!("/usr/bin/sleep {marker} & /usr/bin/sleep {marker}"));
+    let (stdio, _host_ends) = crate::natives::process::wiring::wire(&spec).expect("pipes");
+    let spawner = crate::natives::process::spawner::Spawner::new();
+    let mut sent = 0;
+    let launched = crate::natives::process::launch::launch(&spawner, &spec, stdio, || sent += 1).expect("launch");
+    assert_eq!(sent, 1, "told once that the request is on its way");
+    let sightings = wait_for_sleeps(&marker, 2);
+    let supervisor = launched.supervisor.as_raw();
+    let supervisor_started = stat_field(supervisor, 19);
+    launched.abandon();
+    assert_all_gone(&marker, &sightings);
+    assert_ne!(
+        stat_field(supervisor, 19),
+        supervisor_started,
+        "the supervisor is reaped"
+    );
+}
+
 const HOST_DEATH_MARKER_ENV: &str = "SEAM_PROCESS_TEST_HOST_DEATH_MARKER";
 
 /// Run as a separate host process by `host_death_takes_the_tree_down`.
