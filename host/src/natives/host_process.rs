@@ -161,6 +161,23 @@ impl wit::HostChild for Lane {
         Ok(Ok(self.child(&this)?.head(stream(which))))
     }
 
+    fn collected_text(
+        &mut self,
+        this: Resource<ChildHandle>,
+        which: wit::Stream,
+    ) -> Result<Result<wit::CollectedText, wit::Error>> {
+        let collected = self.child(&this)?.collected_text(stream(which));
+        Ok(collected.map_err(error).map(|c| wit::CollectedText {
+            head: c.text.head,
+            tail: c.text.tail,
+            total_bytes: c.text.total_bytes,
+            dropped_bytes: c.text.dropped_bytes,
+            replaced: c.text.replaced,
+            spill_path: c.spill_path.map(|p| p.display().to_string()),
+            spilled_bytes: c.spilled_bytes,
+        }))
+    }
+
     fn read_pipe(
         &mut self,
         this: Resource<ChildHandle>,

@@ -1,54 +1,24 @@
-//! The combined output of a command that ended, read back from the subprocess collector.
-
-use seam_guest::output::Retained;
+//! The combined output of a command that ended, read back from the subprocess collector as
+//! text: its head and tail, joined where they overlap.
 
 use crate::bindings::exports::seam::shell::shell::{Error, Output};
 use crate::bindings::seam::subprocess::subprocess::Process;
-use crate::bindings::seam::subprocess::types::{Chunk, Stream};
+use crate::bindings::seam::subprocess::types::Stream;
 use crate::errors;
-
-const READ_CHUNK_BYTES: u32 = 256 * 1024;
 
 /// Head, tail and spill file of stdout (stderr is merged into it).
 pub fn read(process: &Process) -> Result<Output, Error> {
-    // Reading from offset 0 starts at the retained window, so its start is where the tail begins.
-    let first = read_chunk(process, 0)?;
-    let mut tail_start = first.start;
-    let mut tail = first.data;
-    let mut spill_path = first.spill_path;
-    let mut spilled_bytes = first.spilled_bytes;
-    let (mut next, mut eof) = (first.next, first.eof);
-
-    while !eof {
-        let chunk = read_chunk(process, next)?;
-        if chunk.next == next {
-            break;
-        }
-        if chunk.start != next {
-            // The window slid between reads: keep only the contiguous part.
-            tail.clear();
-            tail_start = chunk.start;
-        }
-        tail.extend_from_slice(&chunk.data);
-        spill_path = spill_path.or(chunk.spill_path);
-        spilled_bytes = chunk.spilled_bytes;
-        (next, eof) = (chunk.next, chunk.eof);
-    }
-
-    let head = if tail_start > 0 {
-        process.head(Stream::Stdout).map_err(errors::from_subprocess)?
-    } else {
-        Vec::new()
-    };
-    let bounded = Retained { head, tail_start, tail }.into_bounded();
+    let text = process
+        .collected_text(Stream::Stdout)
+        .map_err(errors::from_subprocess)?;
     Ok(Output {
-        head: bounded.head,
-        tail: bounded.tail,
-        total_bytes: bounded.total_bytes,
-        dropped_bytes: bounded.dropped_bytes,
-        spilled_bytes,
-        spill_path,
-        replaced: bounded.replaced,
+        head: text.head,
+        tail: text.tail,
+        total_bytes: text.total_bytes,
+        dropped_bytes: text.dropped_bytes,
+        spilled_bytes: text.spilled_bytes,
+        spill_path: text.spill_path,
+        replaced: text.replaced,
     })
 }
 
@@ -63,10 +33,4 @@ pub fn empty() -> Output {
         spilled_bytes: 0,
         replaced: false,
     }
-}
-
-fn read_chunk(process: &Process, from: u64) -> Result<Chunk, Error> {
-    process
-        .read_from(Stream::Stdout, from, READ_CHUNK_BYTES)
-        .map_err(errors::from_subprocess)
 }

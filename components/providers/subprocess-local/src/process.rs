@@ -2,7 +2,9 @@
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestProcess;
 use crate::bindings::seam::host::process as host;
-use crate::bindings::seam::subprocess::types::{Chunk, Error, Farewell, Outcome, PipeRead, PipeText, Stream};
+use crate::bindings::seam::subprocess::types::{
+    Chunk, CollectedText, Error, Farewell, Outcome, PipeRead, PipeText, Stream,
+};
 use crate::errors;
 
 /// Dropping it drops the host child, which terminates the tree unless it was detached.
@@ -44,6 +46,11 @@ impl GuestProcess for LocalProcess {
 
     fn head(&self, which: Stream) -> Result<Vec<u8>, Error> {
         self.child.head(which.into()).map_err(errors::from_host)
+    }
+
+    fn collected_text(&self, which: Stream) -> Result<CollectedText, Error> {
+        let text = self.child.collected_text(which.into());
+        text.map(CollectedText::from).map_err(errors::from_host)
     }
 
     fn read_pipe(&self, which: Stream, max_bytes: u32, timeout_ms: u32) -> Result<PipeRead, Error> {

@@ -3,7 +3,7 @@
 
 use crate::bindings::seam::host::process as host;
 use crate::bindings::seam::subprocess::types::{
-    Chunk, Collect, Farewell, Input, Outcome, Output, PipeRead, PipeText, Stream,
+    Chunk, Collect, CollectedText, Farewell, Input, Outcome, Output, PipeRead, PipeText, Stream,
 };
 
 impl From<Collect> for host::Collect {
@@ -95,6 +95,20 @@ impl From<host::PipeText> for PipeText {
             text: read.text,
             eof: read.eof,
             replaced: read.replaced,
+        }
+    }
+}
+
+impl From<host::CollectedText> for CollectedText {
+    fn from(text: host::CollectedText) -> Self {
+        Self {
+            head: text.head,
+            tail: text.tail,
+            total_bytes: text.total_bytes,
+            dropped_bytes: text.dropped_bytes,
+            replaced: text.replaced,
+            spill_path: text.spill_path,
+            spilled_bytes: text.spilled_bytes,
         }
     }
 }

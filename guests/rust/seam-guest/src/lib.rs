@@ -14,7 +14,6 @@ pub mod exit_marker;
 pub mod json;
 pub mod json_scan;
 pub mod line_drawing;
-pub mod output;
 pub mod paths;
 pub mod plain;
 #[cfg(feature = "plugin")]

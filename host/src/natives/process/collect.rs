@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
+use super::bounded::{self, Bounded};
 use super::spec::{CollectSpec, Stream};
 use super::spill::{SpillDir, SpillWriter};
 use super::tail_window::TailWindow;
@@ -39,6 +40,18 @@ pub struct Chunk {
     pub spilled_bytes: u64,
     /// The stream has ended and everything up to `next` was returned.
     pub eof: bool,
+}
+
+/// A collected stream as text, as [`Process::collected_text`](super::Process::collected_text)
+/// returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectedText {
+    /// The head and the tail window, joined where they overlap.
+    pub text: Bounded,
+    /// Where the whole stream is, once it outgrew the window.
+    pub spill_path: Option<PathBuf>,
+    /// How many of the stream's first bytes its spill file holds so far (0 without one).
+    pub spilled_bytes: u64,
 }
 
 pub(super) struct CollectBuffer {
@@ -110,6 +123,18 @@ impl CollectBuffer {
             start,
             next,
             lossy,
+        }
+    }
+
+    /// What the buffer holds, as bounded text.
+    pub(super) fn text(&self) -> CollectedText {
+        let state = self.lock();
+        let tail_start = state.total - state.tail.len() as u64;
+        let tail = state.tail.copy_out(0, usize::MAX);
+        CollectedText {
+            text: bounded::bound(&state.head, tail_start, &tail),
+            spill_path: self.spill_path.get().cloned(),
+            spilled_bytes: state.spilled,
         }
     }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use nix::sys::signal::Signal;
 
-use super::collect::{Chunk, CollectBuffer};
+use super::collect::{Chunk, CollectBuffer, CollectedText};
 use super::error::ProcessError;
 use super::outcome::Outcome;
 use super::pipe_reader::{PipeRead, PipeReader, PipeText};
@@ -63,6 +63,12 @@ impl Process {
     /// Reads a collected stream from offset `from`; see [`Chunk`].
     pub fn read_from(&self, stream: Stream, from: u64, max: usize) -> Result<Chunk, ProcessError> {
         Ok(self.collected(stream)?.read_from(from, max))
+    }
+
+    /// A collected stream as text: its head and tail window joined (see
+    /// [`Bounded`](super::Bounded)).
+    pub fn collected_text(&self, stream: Stream) -> Result<CollectedText, ProcessError> {
+        Ok(self.collected(stream)?.text())
     }
 
     /// The first `head_bytes` of a collected stream (empty for other streams).

@@ -25,6 +25,7 @@
 //! closed stdin returns an error instead of killing the host. If the host dies, every
 //! supervisor tears its tree down and the zygote exits.
 
+mod bounded;
 mod collect;
 mod error;
 mod farewell;
@@ -49,7 +50,8 @@ mod workers;
 #[cfg(test)]
 mod tests;
 
-pub use collect::Chunk;
+pub use bounded::Bounded;
+pub use collect::{Chunk, CollectedText};
 pub use error::ProcessError;
 pub use farewell::Farewell;
 pub use handle::Process;

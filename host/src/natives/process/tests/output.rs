@@ -44,6 +44,43 @@ fn tail_window_slides_and_head_is_kept() {
 }
 
 #[test]
+fn collected_text_is_the_head_and_the_tail_with_the_gap_counted() {
+    let expected = String::from_utf8(numbered_lines()).expect("text");
+    let total = expected.len() as u64;
+    let process = print_numbered_lines(collect(100, 16, Some(1 << 20)));
+    let text = process.collected_text(Stream::Stdout).expect("collected");
+    assert_eq!(text.text.head, &expected[..16]);
+    assert_eq!(text.text.tail, &expected[expected.len() - 100..]);
+    assert_eq!((text.text.total_bytes, text.text.dropped_bytes), (total, total - 116));
+    assert!(!text.text.replaced);
+    let spill = text.spill_path.expect("the stream outgrew its window");
+    assert_eq!(text.spilled_bytes, total);
+    fs::remove_dir_all(spill.parent().expect("spill dir")).expect("clean up spill dir");
+
+    // A stream that fits is all tail, and spills nothing.
+    let process = print_numbered_lines(collect(1 << 20, 16, Some(1 << 20)));
+    let text = process.collected_text(Stream::Stdout).expect("collected");
+    assert_eq!(
+        (text.text.head.as_str(), text.text.tail.as_str()),
+        ("", expected.as_str())
+    );
+    assert_eq!(
+        (text.text.dropped_bytes, text.spill_path, text.spilled_bytes),
+        (0, None, 0)
+    );
+    let piped = ProcessTable::new()
+        .spawn(SpawnSpec {
+            stdout: OutputSpec::Pipe,
+            ..bash("true")
+        })
+        .expect("spawn");
+    assert_eq!(
+        piped.collected_text(Stream::Stdout).map_err(|e| e.code()).err(),
+        Some("PROCESS_STREAM_NOT_COLLECTED")
+    );
+}
+
+#[test]
 fn reads_inside_the_window_are_exact_and_bounded() {
     let expected = numbered_lines();
     let total = expected.len() as u64;

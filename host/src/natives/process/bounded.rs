@@ -1,19 +1,8 @@
-//! A bounded text view of a long output stream, assembled from what a collector retained: the
-//! first bytes (the head) and a window of the last bytes (the tail).
+//! A collected stream as bounded text: the first bytes the collector kept (the head) and its
+//! window of the last bytes (the tail), joined where they overlap.
 //!
 //! The two may overlap when the stream is shorter than head + tail, so the view is computed
 //! from stream offsets. Every byte is accounted for: in the head, in the tail, or dropped.
-
-/// What a collector kept of one stream.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Retained {
-    /// The first bytes of the stream (starting at offset 0).
-    pub head: Vec<u8>,
-    /// Stream offset of `tail[0]`.
-    pub tail_start: u64,
-    /// The bytes from `tail_start` to the end of the stream.
-    pub tail: Vec<u8>,
-}
 
 /// The stream as text: `head` is empty unless bytes were dropped, and then `tail` alone is
 /// the whole stream.
@@ -28,39 +17,38 @@ pub struct Bounded {
     pub replaced: bool,
 }
 
-impl Retained {
-    /// Join head and tail without overlap; invalid UTF-8 becomes U+FFFD.
-    pub fn into_bounded(self) -> Bounded {
-        let total_bytes = self.tail_start + len(&self.tail);
-        let head_end = self.tail_start.min(len(&self.head));
-        let head = &self.head[..to_index(head_end, self.head.len())];
+/// `head` (the stream's first bytes) and `tail` (its bytes from `tail_start` to its end)
+/// joined without overlap; invalid UTF-8 becomes U+FFFD.
+pub(super) fn bound(head: &[u8], tail_start: u64, tail: &[u8]) -> Bounded {
+    let total_bytes = tail_start + len(tail);
+    let head_end = tail_start.min(len(head));
+    let head = &head[..to_index(head_end, head.len())];
 
-        if head_end == self.tail_start {
-            let mut whole = Vec::with_capacity(head.len() + self.tail.len());
-            whole.extend_from_slice(head);
-            whole.extend_from_slice(&self.tail);
-            let (tail, replaced) = text(&whole);
-            return Bounded {
-                head: String::new(),
-                tail,
-                total_bytes,
-                dropped_bytes: 0,
-                replaced,
-            };
-        }
-
-        // A gap: characters cut in half at its edges are dropped with it, not shown as U+FFFD.
-        let head = without_cut_char_at_end(head);
-        let tail = without_cut_char_at_start(&self.tail);
-        let dropped_bytes = total_bytes - len(head) - len(tail);
-        let ((head, head_replaced), (tail, tail_replaced)) = (text(head), text(tail));
-        Bounded {
-            head,
+    if head_end == tail_start {
+        let mut whole = Vec::with_capacity(head.len() + tail.len());
+        whole.extend_from_slice(head);
+        whole.extend_from_slice(tail);
+        let (tail, replaced) = text(&whole);
+        return Bounded {
+            head: String::new(),
             tail,
             total_bytes,
-            dropped_bytes,
-            replaced: head_replaced || tail_replaced,
-        }
+            dropped_bytes: 0,
+            replaced,
+        };
+    }
+
+    // A gap: characters cut in half at its edges are dropped with it, not shown as U+FFFD.
+    let head = without_cut_char_at_end(head);
+    let tail = without_cut_char_at_start(tail);
+    let dropped_bytes = total_bytes - len(head) - len(tail);
+    let ((head, head_replaced), (tail, tail_replaced)) = (text(head), text(tail));
+    Bounded {
+        head,
+        tail,
+        total_bytes,
+        dropped_bytes,
+        replaced: head_replaced || tail_replaced,
     }
 }
 
@@ -111,17 +99,13 @@ fn without_cut_char_at_end(bytes: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
-    fn retained(head: &str, tail_start: u64, tail: &str) -> Retained {
-        Retained {
-            head: head.into(),
-            tail_start,
-            tail: tail.into(),
-        }
+    fn bounded(head: &str, tail_start: u64, tail: &str) -> Bounded {
+        bound(head.as_bytes(), tail_start, tail.as_bytes())
     }
 
     #[test]
     fn short_stream_is_all_tail() {
-        let view = retained("hello", 0, "hello").into_bounded();
+        let view = bounded("hello", 0, "hello");
         assert_eq!(
             view,
             Bounded {
@@ -137,7 +121,7 @@ mod tests {
     #[test]
     fn overlapping_head_and_tail_join_without_repeating() {
         // 10 bytes, head budget 6, tail budget 6: tail starts at 4, head covers 0..6.
-        let view = retained("012345", 4, "456789").into_bounded();
+        let view = bounded("012345", 4, "456789");
         assert_eq!(view.head, "");
         assert_eq!(view.tail, "0123456789");
         assert_eq!((view.total_bytes, view.dropped_bytes), (10, 0));
@@ -145,7 +129,7 @@ mod tests {
 
     #[test]
     fn adjacent_head_and_tail_join() {
-        let view = retained("0123", 4, "4567").into_bounded();
+        let view = bounded("0123", 4, "4567");
         assert_eq!(
             (view.head.as_str(), view.tail.as_str(), view.dropped_bytes),
             ("", "01234567", 0)
@@ -154,7 +138,7 @@ mod tests {
 
     #[test]
     fn gap_is_counted_as_dropped() {
-        let view = retained("0123", 10, "abcd").into_bounded();
+        let view = bounded("0123", 10, "abcd");
         assert_eq!(
             view,
             Bounded {
@@ -170,52 +154,30 @@ mod tests {
     #[test]
     fn characters_cut_at_the_gap_are_dropped_whole() {
         // "é" is two bytes, "€" three: the head ends inside "é", the tail starts inside "€".
-        let head = b"ab\xc3".to_vec();
-        let tail = b"\x82\xacyz".to_vec();
-        let view = Retained {
-            head,
-            tail_start: 20,
-            tail,
-        }
-        .into_bounded();
+        let view = bound(b"ab\xc3", 20, b"\x82\xacyz");
         assert_eq!((view.head.as_str(), view.tail.as_str()), ("ab", "yz"));
         assert_eq!((view.total_bytes, view.dropped_bytes), (24, 20));
     }
 
     #[test]
     fn complete_characters_at_the_gap_are_kept() {
-        let view = Retained {
-            head: "aé".into(),
-            tail_start: 10,
-            tail: "€b".into(),
-        }
-        .into_bounded();
+        let view = bounded("aé", 10, "€b");
         assert_eq!((view.head.as_str(), view.tail.as_str()), ("aé", "€b"));
         assert_eq!(view.dropped_bytes, 10 - 3);
     }
 
     #[test]
     fn invalid_bytes_are_replaced() {
-        let view = Retained {
-            head: vec![],
-            tail_start: 0,
-            tail: vec![b'a', 0xff, b'b'],
-        }
-        .into_bounded();
+        let view = bound(b"", 0, b"a\xffb");
         assert_eq!(view.tail, "a\u{fffd}b");
         assert!(view.replaced);
     }
 
     #[test]
     fn a_replacement_character_printed_as_text_is_no_replacement() {
-        let view = retained("", 0, "a\u{fffd}b").into_bounded();
+        let view = bounded("", 0, "a\u{fffd}b");
         assert_eq!((view.tail.as_str(), view.replaced), ("a\u{fffd}b", false));
-        let gap = Retained {
-            head: b"\xffa".to_vec(),
-            tail_start: 10,
-            tail: "\u{fffd}".into(),
-        }
-        .into_bounded();
+        let gap = bound(b"\xffa", 10, "\u{fffd}".as_bytes());
         assert!(gap.replaced, "a byte replaced in the head counts");
     }
 }
