@@ -9,16 +9,19 @@ const NO_OUTPUT: &str = "(no output)";
 const NOT_TEXT: &str = "[the output is not all text: bytes that are not UTF-8 are shown as \u{fffd} and \
                         control bytes are left out; pipe it through `xxd` or `od -c` to see them]";
 
-/// Output that holds any of `chars`.
-fn holds(output: &Output, chars: &[char]) -> bool {
-    [&output.head, &output.tail].iter().any(|part| part.contains(chars))
+/// Output that holds a NUL byte.
+fn holds_nul(output: &Output) -> bool {
+    // A byte search: a search for a char would decode every character of the output.
+    [&output.head, &output.tail]
+        .iter()
+        .any(|part| part.as_bytes().contains(&0))
 }
 
 /// `timeout_ms` is the timeout the run actually had (after the shell's clamping).
 pub fn run_result(result: &RunResult, timeout_ms: u32) -> String {
     // NUL bytes are binary data, never a program's text; a byte that is not UTF-8 (the shell
     // replaced it) can be a legacy encoding in text, which is still drawn as a terminal would.
-    let binary = holds(&result.output, &['\0']);
+    let binary = holds_nul(&result.output);
     let mut text = output(&result.output, binary);
     if binary || result.output.replaced {
         text.push('\n');

@@ -15,6 +15,16 @@ const SHIFT_OUT: char = '\u{e}';
 const SHIFT_IN: char = '\u{f}';
 
 pub fn plain(raw: &str) -> String {
+    // Most output is lines of text already: a terminal shows it as it is.
+    if has_terminal_codes(raw) {
+        draw(raw)
+    } else {
+        raw.to_owned()
+    }
+}
+
+/// The lines a terminal shows for `raw`, character by character.
+fn draw(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut line = Line::default();
     let mut sets = CharacterSets::default();
@@ -41,6 +51,23 @@ pub fn plain(raw: &str) -> String {
     }
     line.flush_into(&mut out);
     out
+}
+
+/// Whether `raw` holds a control character other than a line feed or a tab: ESC, a carriage
+/// return, a backspace, the charset shifts, a C1 control. Without one a terminal shows the text
+/// as it is. A C1 control is U+0080 to U+009F, in UTF-8 0xC2 followed by 0x80 to 0x9F.
+fn has_terminal_codes(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    let suspect = |byte: u8| matches!(byte, 0..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2);
+    // A first pass that compares many bytes at once: most output has no suspect byte at all.
+    if !bytes.iter().any(|&byte| suspect(byte)) {
+        return false;
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &byte)| suspect(byte))
+        .any(|(at, &byte)| byte != 0xc2 || bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
 }
 
 /// Which of G0 and G1 hold the line-drawing set, and which of them is in use.
@@ -194,7 +221,7 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<E
 
 #[cfg(test)]
 mod tests {
-    use super::{paints_screen, plain};
+    use super::{draw, paints_screen, plain};
 
     #[test]
     fn colors_titles_and_charset_codes_are_dropped() {
@@ -238,9 +265,16 @@ mod tests {
 
     #[test]
     fn text_without_controls_is_unchanged() {
-        let text = "é😀 — tabs\tand lines\nno end";
+        let text = "é😀 — £5 at 20°C, tabs\tand lines\nno end";
         assert_eq!(plain(text), text);
         assert_eq!(plain(""), "");
+        // As drawing it would show it.
+        assert_eq!(draw(text), text);
+    }
+
+    #[test]
+    fn c1_controls_and_delete_are_left_out() {
+        assert_eq!(plain("a\u{85}b\u{9b}c\u{7f}d £"), "abcd £");
     }
 
     #[test]
