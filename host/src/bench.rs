@@ -84,6 +84,7 @@ pub fn run(runtime: &Arc<Runtime>, options: &Options, mut report: impl FnMut(Row
         for row in bash_end_to_end(&default, 20 * scale)? {
             report(row);
         }
+        report(bash_long_output(&default, 4 * scale)?);
     }
     if options.wants("cli") {
         report(cold_cli(options, 5 * scale)?);
@@ -313,6 +314,40 @@ fn bash_end_to_end(world: &World, n: u32) -> anyhow::Result<Vec<Row>> {
             goal: "—",
         },
     ])
+}
+
+/// A command printing about 59 KB, just under the default output budget, so the whole output
+/// crosses the chain and is shown: the bytes collected, read back as text, rendered.
+fn bash_long_output(world: &World, n: u32) -> anyhow::Result<Row> {
+    const COMMAND: &str = "seq 1 12000";
+    let expected_bytes = (1..=12000).map(|i: u32| i.to_string().len() + 1).sum::<usize>();
+    let (mut seam, mut native) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let arguments = serde_json::json!({ "command": COMMAND }).to_string();
+        seam.push(
+            time(|| {
+                let r = world.call("bash", &arguments, world.call_context("bench"));
+                assert!(!r.is_error && r.text().len() + 1 == expected_bytes, "{}", r.text());
+            })
+            .as_secs_f64()
+                * 1e3,
+        );
+        native.push(
+            time(|| {
+                let out = Command::new("bash").args(["-c", COMMAND]).output();
+                assert!(out.is_ok_and(|o| o.stdout.len() == expected_bytes));
+            })
+            .as_secs_f64()
+                * 1e3,
+        );
+    }
+    Ok(Row::versus(
+        "bash_59kb_output_vs_native_spawn",
+        median(seam),
+        median(native),
+        "ms",
+        "—",
+    ))
 }
 
 /// `bash -c 'echo hi'` through the native process shim alone, spawned as bash-local asks for
