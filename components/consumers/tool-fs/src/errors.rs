@@ -16,6 +16,8 @@ pub const EDIT_NO_MATCH: &str = "FS_EDIT_NO_MATCH";
 pub const EDIT_INVALID: &str = "FS_EDIT_INVALID";
 /// The fs seam's code for an edit whose text is in the file more than once.
 pub const EDIT_AMBIGUOUS: &str = "FS_EDIT_AMBIGUOUS";
+/// The fs seam's code for a failure to read: also a provider whose bytes are not base64.
+pub const IO: &str = "FS_IO";
 /// The tool's settings in the world file are malformed.
 pub const CONFIG_INVALID: &str = "TOOL_CONFIG_INVALID";
 

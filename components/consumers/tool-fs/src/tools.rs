@@ -202,7 +202,14 @@ pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result
     let target = resolve(&args.file_path, session)?;
     let file = fs::read_bytes(&target, config.max_image_bytes)
         .map_err(|error| errors::from_image_read(missing(error, &target)))?;
-    let Some(mime_type) = image::mime_type(&file.data) else {
+    let data = seam_guest::base64::decode(&file.base64).ok_or_else(|| {
+        let message = format!(
+            "{}: the fs provider sent bytes that are not base64",
+            target.display_path
+        );
+        ToolResult::error(errors::IO, message)
+    })?;
+    let Some(mime_type) = image::mime_type(&data) else {
         return Err(ToolResult::error(
             errors::IMAGE_UNSUPPORTED,
             format!(
@@ -211,7 +218,7 @@ pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result
             ),
         ));
     };
-    if let Some(why) = image::damage(mime_type, &file.data) {
+    if let Some(why) = image::damage(mime_type, &data) {
         return Err(ToolResult::error(
             errors::IMAGE_DAMAGED,
             format!("{} is a damaged {mime_type} image: {why}", target.display_path),
@@ -219,7 +226,7 @@ pub fn read_image(args: ImageArgs, session: &Session, config: &Config) -> Result
     }
     Ok(ToolResult {
         content: vec![seam_guest::Content::Image {
-            data: seam_guest::base64::encode(&file.data),
+            data: file.base64,
             mime_type: mime_type.to_owned(),
         }],
         is_error: false,

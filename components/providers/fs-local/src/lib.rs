@@ -139,7 +139,7 @@ impl Guest for FsLocal {
     fn read_bytes(target: Target, max_bytes: u64) -> Result<BytesFile, Error> {
         let contents = fsio::read(canonical(&target)?, max_bytes).map_err(errors::from_host)?;
         Ok(BytesFile {
-            data: contents.data,
+            base64: seam_guest::base64::encode(&contents.data),
             version: contents.metadata.version,
         })
     }
