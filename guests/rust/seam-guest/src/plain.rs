@@ -15,11 +15,12 @@ const SHIFT_OUT: char = '\u{e}';
 const SHIFT_IN: char = '\u{f}';
 
 pub fn plain(raw: &str) -> String {
-    // Most output is lines of text already: a terminal shows it as it is.
-    if has_terminal_codes(raw) {
-        draw(raw)
-    } else {
-        raw.to_owned()
+    // Most output is lines of text already: a terminal shows it as it is, and a carriage return
+    // right before a line feed (a terminal's own line ends) changes nothing it shows.
+    match has_terminal_codes(raw) {
+        true => draw(raw),
+        false if raw.contains('\r') => raw.replace("\r\n", "\n"),
+        false => raw.to_owned(),
     }
 }
 
@@ -53,9 +54,10 @@ fn draw(raw: &str) -> String {
     out
 }
 
-/// Whether `raw` holds a control character other than a line feed or a tab: ESC, a carriage
-/// return, a backspace, the charset shifts, a C1 control. Without one a terminal shows the text
-/// as it is. A C1 control is U+0080 to U+009F, in UTF-8 0xC2 followed by 0x80 to 0x9F.
+/// Whether `raw` holds a control character other than a line feed, a tab or a carriage return
+/// before a line feed: ESC, another carriage return, a backspace, the charset shifts, a C1
+/// control. Without one a terminal shows the lines as they are. A C1 control is U+0080 to
+/// U+009F, in UTF-8 0xC2 followed by 0x80 to 0x9F.
 fn has_terminal_codes(raw: &str) -> bool {
     let bytes = raw.as_bytes();
     let suspect = |byte: u8| matches!(byte, 0..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2);
@@ -67,7 +69,11 @@ fn has_terminal_codes(raw: &str) -> bool {
         .iter()
         .enumerate()
         .filter(|&(_, &byte)| suspect(byte))
-        .any(|(at, &byte)| byte != 0xc2 || bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)))
+        .any(|(at, &byte)| match byte {
+            b'\r' => bytes.get(at + 1) != Some(&b'\n'),
+            0xc2 => bytes.get(at + 1).is_some_and(|next| (0x80..=0x9f).contains(next)),
+            _ => true,
+        })
 }
 
 /// Which of G0 and G1 hold the line-drawing set, and which of them is in use.
@@ -270,6 +276,11 @@ mod tests {
         assert_eq!(plain(""), "");
         // As drawing it would show it.
         assert_eq!(draw(text), text);
+        // A terminal's line ends are line ends.
+        let lines = "a\r\nb\r\n\r\nc";
+        assert_eq!(plain(lines), "a\nb\n\nc");
+        assert_eq!(draw(lines), plain(lines));
+        assert_eq!(plain("a\r\nxb\rc\r\n"), "a\ncb\n");
     }
 
     #[test]
