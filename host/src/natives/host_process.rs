@@ -157,6 +157,28 @@ impl wit::HostChild for Lane {
         }))
     }
 
+    fn read_text_from(
+        &mut self,
+        this: Resource<ChildHandle>,
+        which: wit::Stream,
+        from_byte: u64,
+        max_bytes: u32,
+    ) -> Result<Result<wit::TextChunk, wit::Error>> {
+        let read = self
+            .child(&this)?
+            .read_text_from(stream(which), from_byte, max_bytes as usize);
+        Ok(read.map_err(error).map(|c| wit::TextChunk {
+            text: c.text,
+            start: c.start,
+            next: c.next,
+            lossy: c.lossy,
+            spill_path: c.spill_path.map(|p| p.display().to_string()),
+            spilled_bytes: c.spilled_bytes,
+            eof: c.eof,
+            replaced: c.replaced,
+        }))
+    }
+
     fn head(&mut self, this: Resource<ChildHandle>, which: wit::Stream) -> Result<Result<Vec<u8>, wit::Error>> {
         Ok(Ok(self.child(&this)?.head(stream(which))))
     }

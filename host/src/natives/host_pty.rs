@@ -107,6 +107,23 @@ impl wit::HostSession for Lane {
         Ok(Ok(chunk(self.pty(&this)?.read_from(from_byte, max_bytes as usize))))
     }
 
+    fn read_text_from(
+        &mut self,
+        this: Resource<PtyHandle>,
+        from_byte: u64,
+        max_bytes: u32,
+    ) -> Result<Result<wit::TextChunk, wit::Error>> {
+        let c = self.pty(&this)?.read_text_from(from_byte, max_bytes as usize);
+        Ok(Ok(wit::TextChunk {
+            text: c.text,
+            start: c.start,
+            next: c.next,
+            lossy: c.lossy,
+            eof: c.eof,
+            replaced: c.replaced,
+        }))
+    }
+
     fn wait_output(&mut self, this: Resource<PtyHandle>, after_byte: u64, timeout_ms: u32) -> Result<u64> {
         let session = self.pty(&this)?;
         let timeout = Duration::from_millis(timeout_ms.into());

@@ -20,6 +20,7 @@ pub mod pty;
 pub mod sandbox_launch;
 pub mod state;
 pub mod tree_cgroup;
+pub mod whole_text;
 
 pub(crate) use host_fsio::define_borrowing_atomic_write;
 pub use host_process::ChildHandle;

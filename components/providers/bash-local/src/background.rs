@@ -39,16 +39,17 @@ impl GuestBackground for BashBackground {
 
     /// The command's stdout, with stderr merged into it.
     fn read_from(&self, from_byte: u64, max_bytes: u32) -> Result<OutputChunk, Error> {
-        let chunk = self.process.read_from(Stream::Stdout, from_byte, max_bytes);
+        let chunk = self.process.read_text_from(Stream::Stdout, from_byte, max_bytes);
         let chunk = chunk.map_err(errors::from_subprocess)?;
         Ok(OutputChunk {
-            data: chunk.data,
+            text: chunk.text,
             start: chunk.start,
             next: chunk.next,
             lossy: chunk.lossy,
             spill_path: chunk.spill_path,
             spilled_bytes: chunk.spilled_bytes,
             eof: chunk.eof,
+            replaced: chunk.replaced,
         })
     }
 

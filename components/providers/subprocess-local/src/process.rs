@@ -3,7 +3,7 @@
 use crate::bindings::exports::seam::subprocess::subprocess::GuestProcess;
 use crate::bindings::seam::host::process as host;
 use crate::bindings::seam::subprocess::types::{
-    Chunk, CollectedText, Error, Farewell, Outcome, PipeRead, PipeText, Stream,
+    Chunk, CollectedText, Error, Farewell, Outcome, PipeRead, PipeText, Stream, TextChunk,
 };
 use crate::errors;
 
@@ -42,6 +42,11 @@ impl GuestProcess for LocalProcess {
     fn read_from(&self, which: Stream, from_byte: u64, max_bytes: u32) -> Result<Chunk, Error> {
         let chunk = self.child.read_from(which.into(), from_byte, max_bytes);
         chunk.map(Chunk::from).map_err(errors::from_host)
+    }
+
+    fn read_text_from(&self, which: Stream, from_byte: u64, max_bytes: u32) -> Result<TextChunk, Error> {
+        let chunk = self.child.read_text_from(which.into(), from_byte, max_bytes);
+        chunk.map(TextChunk::from).map_err(errors::from_host)
     }
 
     fn head(&self, which: Stream) -> Result<Vec<u8>, Error> {

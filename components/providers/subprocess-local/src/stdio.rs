@@ -3,7 +3,7 @@
 
 use crate::bindings::seam::host::process as host;
 use crate::bindings::seam::subprocess::types::{
-    Chunk, Collect, CollectedText, Farewell, Input, Outcome, Output, PipeRead, PipeText, Stream,
+    Chunk, Collect, CollectedText, Farewell, Input, Outcome, Output, PipeRead, PipeText, Stream, TextChunk,
 };
 
 impl From<Collect> for host::Collect {
@@ -67,6 +67,21 @@ impl From<host::Chunk> for Chunk {
             spill_path: chunk.spill_path,
             spilled_bytes: chunk.spilled_bytes,
             eof: chunk.eof,
+        }
+    }
+}
+
+impl From<host::TextChunk> for TextChunk {
+    fn from(chunk: host::TextChunk) -> Self {
+        Self {
+            text: chunk.text,
+            start: chunk.start,
+            next: chunk.next,
+            lossy: chunk.lossy,
+            spill_path: chunk.spill_path,
+            spilled_bytes: chunk.spilled_bytes,
+            eof: chunk.eof,
+            replaced: chunk.replaced,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::bindings::exports::seam::subprocess::subprocess::GuestTerminal;
 use crate::bindings::seam::host::pty::{self, TerminalWait};
-use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome, Screen};
+use crate::bindings::seam::subprocess::types::{Chunk, Error, Foreground, Outcome, Screen, TextChunk};
 use crate::errors;
 
 pub struct LocalTerminal {
@@ -41,6 +41,23 @@ impl GuestTerminal for LocalTerminal {
             spill_path: None,
             spilled_bytes: 0,
             eof: c.eof,
+        })
+    }
+
+    fn read_text_from(&self, from_byte: u64, max_bytes: u32) -> Result<TextChunk, Error> {
+        let c = self
+            .session
+            .read_text_from(from_byte, max_bytes)
+            .map_err(errors::from_pty)?;
+        Ok(TextChunk {
+            text: c.text,
+            start: c.start,
+            next: c.next,
+            lossy: c.lossy,
+            spill_path: None,
+            spilled_bytes: 0,
+            eof: c.eof,
+            replaced: c.replaced,
         })
     }
 

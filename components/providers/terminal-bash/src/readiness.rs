@@ -194,8 +194,8 @@ pub fn finished_between(terminal: &Terminal, nonce: &str, from: u64, to: u64) ->
     let from = from.max(to.saturating_sub(TAIL));
     to > from
         && terminal
-            .read_from(from, (to - from) as u32)
-            .is_ok_and(|chunk| marker::find_last(&chunk.data, nonce).is_some())
+            .read_text_from(from, (to - from) as u32)
+            .is_ok_and(|chunk| marker::find_last(chunk.text.as_bytes(), nonce).is_some())
 }
 
 /// What a settled marker says of a line typed ahead.
@@ -241,11 +241,18 @@ fn scan(terminal: &Terminal, nonce: &str, start: u64, scanned: &mut u64, end: u6
         return None;
     }
     let from = scanned.saturating_sub(64).max(start);
-    let chunk = terminal.read_from(from, (end - from) as u32).ok()?;
-    *scanned = chunk.next;
-    let found = marker::find_last(&chunk.data, nonce)?;
+    let text = terminal.read_text_from(from, (end - from) as u32).ok()?;
+    // Positions in text are byte offsets unless bytes that are not UTF-8 were replaced.
+    let (chunk_start, next, found) = if text.replaced {
+        let chunk = terminal.read_from(from, (end - from) as u32).ok()?;
+        (chunk.start, chunk.next, marker::find_last(&chunk.data, nonce))
+    } else {
+        (text.start, text.next, marker::find_last(text.text.as_bytes(), nonce))
+    };
+    *scanned = next;
+    let found = found?;
     Some((
-        (chunk.start + found.start as u64, chunk.start + found.end as u64),
+        (chunk_start + found.start as u64, chunk_start + found.end as u64),
         found.status,
     ))
 }

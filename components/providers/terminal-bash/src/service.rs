@@ -183,7 +183,7 @@ impl Guest for crate::Provider {
             .saturating_sub(u64::from(config.max_read_bytes))
             .max(start);
         let chunk = terminal
-            .read_from(shown_from, (decision.output_end - shown_from) as u32)
+            .read_text_from(shown_from, (decision.output_end - shown_from) as u32)
             .map_err(errors::from_subprocess)?;
         let retained_from = if shown_from > start {
             terminal.read_from(start, 0).map_err(errors::from_subprocess)?.start
@@ -200,7 +200,7 @@ impl Guest for crate::Provider {
         let at_prompt = decision.decided_by == DecidedBy::PromptMarker;
         // A command that finished may have changed directory: remembered for after the shell exits.
         registry::after_send(&id, next, !at_prompt, at_prompt.then(|| terminal.shell_cwd()).flatten());
-        let output = lossy(&marker::strip(&chunk.data, &record.nonce));
+        let output = lossy(&marker::strip(chunk.text.as_bytes(), &record.nonce));
         // A program still running that paints with cursor moves is read on its screen, whether it
         // took the alternate screen (vim, less) or draws over the shell's (top).
         let still_running = !matches!(decision.decided_by, DecidedBy::PromptMarker | DecidedBy::Exited);
@@ -225,11 +225,11 @@ impl Guest for crate::Provider {
         let terminal = attach(&record)?;
         let max = max_bytes.unwrap_or(config.max_read_bytes).min(config.max_read_bytes);
         let chunk = terminal
-            .read_from(from_byte.unwrap_or(record.cursor).max(record.origin), max)
+            .read_text_from(from_byte.unwrap_or(record.cursor).max(record.origin), max)
             .map_err(errors::from_subprocess)?;
         registry::update_cursor(&id, chunk.next);
         Ok(ReadResult {
-            output: lossy(&marker::strip(&chunk.data, &record.nonce)),
+            output: lossy(&marker::strip(chunk.text.as_bytes(), &record.nonce)),
             start: chunk.start,
             next: chunk.next,
             lossy: chunk.lossy,

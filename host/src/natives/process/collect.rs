@@ -19,6 +19,7 @@ use super::bounded::{self, Bounded};
 use super::spec::{CollectSpec, Stream};
 use super::spill::{SpillDir, SpillWriter};
 use super::tail_window::TailWindow;
+use crate::natives::whole_text::{EXTRA_BYTES, text_read};
 
 /// Size of one read from the pipe.
 const READ_CHUNK: usize = 64 * 1024;
@@ -40,6 +41,42 @@ pub struct Chunk {
     pub spilled_bytes: u64,
     /// The stream has ended and everything up to `next` was returned.
     pub eof: bool,
+}
+
+/// A slice of a collected stream as text, as [`Process::read_text_from`](super::Process::read_text_from)
+/// returns it: whole characters only (see [`text_read`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextChunk {
+    pub text: String,
+    /// Stream offset of the first byte `text` stands for.
+    pub start: u64,
+    /// Offset to ask for next.
+    pub next: u64,
+    pub lossy: bool,
+    pub spill_path: Option<PathBuf>,
+    pub spilled_bytes: u64,
+    pub eof: bool,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD; otherwise `text` is exactly the
+    /// bytes from `start` to `next`.
+    pub replaced: bool,
+}
+
+impl TextChunk {
+    /// The whole characters among the first `limit` bytes of `chunk`, a read of `limit` plus
+    /// [`EXTRA_BYTES`].
+    fn of(chunk: Chunk, limit: usize) -> Self {
+        let read = text_read(&chunk.data, chunk.start, limit, chunk.eof);
+        Self {
+            text: read.text,
+            start: read.start,
+            next: read.next,
+            lossy: chunk.lossy,
+            spill_path: chunk.spill_path,
+            spilled_bytes: chunk.spilled_bytes,
+            eof: read.eof,
+            replaced: read.replaced,
+        }
+    }
 }
 
 /// A collected stream as text, as [`Process::collected_text`](super::Process::collected_text)
@@ -124,6 +161,12 @@ impl CollectBuffer {
             next,
             lossy,
         }
+    }
+
+    /// Text from `from` (at most `max` bytes of it, in whole characters), or from the window
+    /// start if `from` slid out of it.
+    pub(super) fn read_text_from(&self, from: u64, max: usize) -> TextChunk {
+        TextChunk::of(self.read_from(from, max.saturating_add(EXTRA_BYTES)), max)
     }
 
     /// What the buffer holds, as bounded text.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use nix::sys::signal::Signal;
 
-use super::collect::{Chunk, CollectBuffer, CollectedText};
+use super::collect::{Chunk, CollectBuffer, CollectedText, TextChunk};
 use super::error::ProcessError;
 use super::outcome::Outcome;
 use super::pipe_reader::{PipeRead, PipeReader, PipeText};
@@ -63,6 +63,11 @@ impl Process {
     /// Reads a collected stream from offset `from`; see [`Chunk`].
     pub fn read_from(&self, stream: Stream, from: u64, max: usize) -> Result<Chunk, ProcessError> {
         Ok(self.collected(stream)?.read_from(from, max))
+    }
+
+    /// Reads a collected stream from offset `from` as text; see [`TextChunk`].
+    pub fn read_text_from(&self, stream: Stream, from: u64, max: usize) -> Result<TextChunk, ProcessError> {
+        Ok(self.collected(stream)?.read_text_from(from, max))
     }
 
     /// A collected stream as text: its head and tail window joined (see

@@ -51,7 +51,7 @@ mod workers;
 mod tests;
 
 pub use bounded::Bounded;
-pub use collect::{Chunk, CollectedText};
+pub use collect::{Chunk, CollectedText, TextChunk};
 pub use error::ProcessError;
 pub use farewell::Farewell;
 pub use handle::Process;

@@ -26,7 +26,7 @@ mod table;
 pub use error::PtyError;
 pub use kernel::TerminalWait;
 pub use screen::{Screen, Snapshot};
-pub use scrollback::Chunk;
+pub use scrollback::{Chunk, TextChunk};
 pub use session::{PtyOutcome, PtySession};
 pub use spec::PtySpec;
 pub use table::PtyTable;

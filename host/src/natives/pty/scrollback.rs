@@ -2,6 +2,8 @@
 
 use std::collections::VecDeque;
 
+use crate::natives::whole_text::{EXTRA_BYTES, text_read};
+
 /// What one offset read returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
@@ -13,6 +15,20 @@ pub struct Chunk {
     pub lossy: bool,
     /// The output stream ended and every byte up to `next` was returned.
     pub eof: bool,
+}
+
+/// What one offset read as text returns: whole characters only (see [`text_read`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextChunk {
+    pub text: String,
+    /// Offset of the first byte `text` stands for; later than asked when `lossy`.
+    pub start: u64,
+    pub next: u64,
+    pub lossy: bool,
+    pub eof: bool,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD; otherwise `text` is exactly the
+    /// bytes from `start` to `next`.
+    pub replaced: bool,
 }
 
 pub(super) struct Scrollback {
@@ -64,11 +80,42 @@ impl Scrollback {
             lossy,
         }
     }
+
+    /// [`read`](Self::read) as text, of at most `max` bytes.
+    pub(super) fn read_text(&self, from: u64, max: usize) -> TextChunk {
+        let chunk = self.read(from, max.saturating_add(EXTRA_BYTES));
+        let read = text_read(&chunk.data, chunk.start, max, chunk.eof);
+        TextChunk {
+            text: read.text,
+            start: read.start,
+            next: read.next,
+            lossy: chunk.lossy,
+            eof: read.eof,
+            replaced: read.replaced,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Scrollback;
+
+    #[test]
+    fn text_reads_skip_a_cut_start_and_leave_a_cut_end() {
+        let mut s = Scrollback::new(64);
+        s.push("ab日本".as_bytes());
+        let c = s.read_text(3, 4);
+        assert_eq!(
+            (c.text.as_str(), c.start, c.next, c.lossy, c.eof),
+            ("本", 5, 8, false, false)
+        );
+        let c = s.read_text(0, 4);
+        assert_eq!((c.text.as_str(), c.next), ("ab", 2));
+        s.push(b"\xff");
+        s.end_stream();
+        let c = s.read_text(8, 10);
+        assert_eq!((c.text.as_str(), c.replaced, c.eof), ("\u{fffd}", true, true));
+    }
 
     #[test]
     fn old_bytes_slide_out_and_reads_report_it() {

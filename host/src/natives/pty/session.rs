@@ -5,7 +5,7 @@ use super::drain::{self, Output};
 use super::error::PtyError;
 use super::kernel::{self, TerminalWait};
 use super::screen::{Screen, Snapshot};
-use super::scrollback::{Chunk, Scrollback};
+use super::scrollback::{Chunk, Scrollback, TextChunk};
 use super::spec::PtySpec;
 use crate::natives::inherited;
 use crate::natives::tree_cgroup::TreeCgroup;
@@ -162,6 +162,15 @@ impl PtySession {
     /// Never blocks. Reads keep working after the shell exited, until `close`.
     pub fn read_from(&self, from: u64, max: usize) -> Chunk {
         self.output.scrollback.lock().expect("scrollback lock").read(from, max)
+    }
+
+    /// [`read_from`](Self::read_from) as text: whole characters of at most `max` bytes.
+    pub fn read_text_from(&self, from: u64, max: usize) -> TextChunk {
+        self.output
+            .scrollback
+            .lock()
+            .expect("scrollback lock")
+            .read_text(from, max)
     }
 
     /// Offset just past the last byte received so far.

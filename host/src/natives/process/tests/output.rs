@@ -81,6 +81,25 @@ fn collected_text_is_the_head_and_the_tail_with_the_gap_counted() {
 }
 
 #[test]
+fn text_reads_keep_to_whole_characters() {
+    let mut spec = bash("printf '日本語'");
+    spec.stdout = collect(1 << 20, 0, None);
+    let process = ProcessTable::new().spawn(spec).expect("spawn");
+    assert_eq!(finished(&process), exited(0));
+    let first = process.read_text_from(Stream::Stdout, 0, 4).expect("read");
+    assert_eq!(
+        (first.text.as_str(), first.start, first.next, first.eof),
+        ("日", 0, 3, false)
+    );
+    let inside = process.read_text_from(Stream::Stdout, 4, 99).expect("read");
+    assert_eq!(
+        (inside.text.as_str(), inside.start, inside.next, inside.eof),
+        ("語", 6, 9, true)
+    );
+    assert!(!inside.replaced && !inside.lossy);
+}
+
+#[test]
 fn reads_inside_the_window_are_exact_and_bounded() {
     let expected = numbered_lines();
     let total = expected.len() as u64;

@@ -1,0 +1,146 @@
+//! Offset reads of output as text: whole characters only, so that a reader paging through a
+//! stream by byte offsets never shows a character cut in two, and bulk output crosses the
+//! seams as one string instead of a list of bytes.
+
+/// Bytes a text read takes past its limit: up to 3 that complete a character the limit would
+/// cut, and 3 before it that a start inside a character skips.
+pub const EXTRA_BYTES: usize = 6;
+
+/// What a text read keeps of the bytes it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WholeText {
+    pub text: String,
+    /// Leading bytes left out: the rest of a character the read started inside.
+    pub skipped: usize,
+    /// Bytes `text` stands for, after the skipped ones.
+    pub kept: usize,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD; otherwise `text` is exactly the
+    /// kept bytes, and positions in it are byte offsets.
+    pub replaced: bool,
+}
+
+/// A text read of a stream, placed in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextRead {
+    pub text: String,
+    /// Offset of the first byte `text` stands for.
+    pub start: u64,
+    /// Offset to read from next.
+    pub next: u64,
+    /// Every byte to the stream's end is in `text`.
+    pub eof: bool,
+    pub replaced: bool,
+}
+
+/// The whole characters among the first `limit` of the bytes `data` a read took from offset
+/// `start`, asking for [`EXTRA_BYTES`] more than `limit`; `reached_end`: they are all the
+/// stream has left.
+pub fn text_read(data: &[u8], start: u64, limit: usize, reached_end: bool) -> TextRead {
+    let whole = whole_text(data, limit);
+    let start = start + whole.skipped as u64;
+    let next = start + whole.kept as u64;
+    TextRead {
+        eof: reached_end && whole.skipped + whole.kept == data.len(),
+        text: whole.text,
+        start,
+        next,
+        replaced: whole.replaced,
+    }
+}
+
+/// The whole characters among the first `limit` bytes of `data`, which a read asked for with
+/// [`EXTRA_BYTES`] more than `limit`.
+pub fn whole_text(data: &[u8], limit: usize) -> WholeText {
+    let (skipped, kept) = whole_characters(data, limit);
+    let bytes = &data[skipped..skipped + kept];
+    let (text, replaced) = match String::from_utf8_lossy(bytes) {
+        std::borrow::Cow::Borrowed(valid) => (valid.to_owned(), false),
+        std::borrow::Cow::Owned(replaced) => (replaced, true),
+    };
+    WholeText {
+        text,
+        skipped,
+        kept,
+        replaced,
+    }
+}
+
+/// Where the whole characters of the first `limit` bytes of `data` lie, as (bytes to skip,
+/// bytes to keep): a read that starts inside a character skips its continuation bytes, and one
+/// that ends inside a character leaves it to the next read. When the limit is narrower than the
+/// first character, that character is kept whole if `data` holds it, else as it is: a reader
+/// always moves on.
+fn whole_characters(data: &[u8], limit: usize) -> (usize, usize) {
+    let is_continuation = |byte: &u8| byte & 0b1100_0000 == 0b1000_0000;
+    let width = |lead: u8| match lead {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    };
+    let skipped = data.iter().take(3).take_while(|b| is_continuation(b)).count();
+    let rest = &data[skipped..];
+    let within = &rest[..rest.len().min(limit)];
+    let cut = (1..=3.min(within.len())).find_map(|back| {
+        let lead = within[within.len() - back];
+        if is_continuation(&lead) {
+            return None;
+        }
+        Some(if width(lead) > back { back } else { 0 })
+    });
+    let kept = within.len() - cut.unwrap_or(0);
+    if kept > 0 {
+        return (skipped, kept);
+    }
+    let first = rest.first().map_or(0, |lead| width(*lead));
+    if first > 0 && rest.len() >= first && rest[1..first].iter().all(is_continuation) {
+        return (skipped, first);
+    }
+    (0, data.len().min(limit.max(1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{whole_characters, whole_text};
+
+    #[test]
+    fn reads_keep_to_whole_characters() {
+        let text = "日本語".as_bytes();
+        assert_eq!(whole_characters(text, 4), (0, 3), "a cut end waits for the next read");
+        assert_eq!(whole_characters(&text[3..], 99), (0, 6));
+        assert_eq!(whole_characters(&text[4..], 99), (2, 3), "a cut start is skipped");
+        assert_eq!(
+            whole_characters(&text[4..], 3),
+            (2, 3),
+            "the limit counts from the skip"
+        );
+        assert_eq!(whole_characters(b"ascii", 99), (0, 5));
+        assert_eq!(whole_characters(b"ascii", 2), (0, 2));
+        assert_eq!(
+            whole_characters(text, 1),
+            (0, 3),
+            "a limit narrower than the first character keeps it whole"
+        );
+        assert_eq!(
+            whole_characters(&text[..2], 1),
+            (0, 1),
+            "one cut character with no more to read moves on"
+        );
+        assert_eq!(
+            whole_characters(b"a\xff", 99),
+            (0, 2),
+            "an invalid byte is no cut character"
+        );
+    }
+
+    #[test]
+    fn text_is_the_kept_bytes_and_says_when_it_replaced_some() {
+        let read = whole_text(&"日本語".as_bytes()[1..], 5);
+        assert_eq!(
+            (read.text.as_str(), read.skipped, read.kept, read.replaced),
+            ("本", 2, 3, false)
+        );
+        let read = whole_text(b"a\xffb", 99);
+        assert_eq!((read.text.as_str(), read.kept, read.replaced), ("a\u{fffd}b", 3, true));
+    }
+}
