@@ -65,6 +65,33 @@ pub fn whole_text(data: &[u8], limit: usize) -> WholeText {
     }
 }
 
+/// The length of the longest prefix of `data` that does not end inside a character: a
+/// truncated UTF-8 sequence at the end may still be completed by the next read.
+pub fn without_cut_end(data: &[u8]) -> usize {
+    // The last character starts at most 3 bytes before the end; continuation bytes are 10xxxxxx.
+    for back in 1..=data.len().min(4) {
+        let first = data[data.len() - back];
+        if first & 0xC0 != 0x80 {
+            return if width(first) > back {
+                data.len() - back
+            } else {
+                data.len()
+            };
+        }
+    }
+    data.len()
+}
+
+/// The length of the UTF-8 sequence `lead` starts (1 for a byte that starts none).
+fn width(lead: u8) -> usize {
+    match lead {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
+}
+
 /// Where the whole characters of the first `limit` bytes of `data` lie, as (bytes to skip,
 /// bytes to keep): a read that starts inside a character skips its continuation bytes, and one
 /// that ends inside a character leaves it to the next read. When the limit is narrower than the
@@ -72,27 +99,13 @@ pub fn whole_text(data: &[u8], limit: usize) -> WholeText {
 /// always moves on.
 fn whole_characters(data: &[u8], limit: usize) -> (usize, usize) {
     let is_continuation = |byte: &u8| byte & 0b1100_0000 == 0b1000_0000;
-    let width = |lead: u8| match lead {
-        0xc0..=0xdf => 2,
-        0xe0..=0xef => 3,
-        0xf0..=0xf7 => 4,
-        _ => 1,
-    };
     let skipped = data.iter().take(3).take_while(|b| is_continuation(b)).count();
     let rest = &data[skipped..];
-    let within = &rest[..rest.len().min(limit)];
-    let cut = (1..=3.min(within.len())).find_map(|back| {
-        let lead = within[within.len() - back];
-        if is_continuation(&lead) {
-            return None;
-        }
-        Some(if width(lead) > back { back } else { 0 })
-    });
-    let kept = within.len() - cut.unwrap_or(0);
+    let kept = without_cut_end(&rest[..rest.len().min(limit)]);
     if kept > 0 {
         return (skipped, kept);
     }
-    let first = rest.first().map_or(0, |lead| width(*lead));
+    let first = rest.first().map_or(0, |&lead| width(lead));
     if first > 0 && rest.len() >= first && rest[1..first].iter().all(is_continuation) {
         return (skipped, first);
     }
@@ -101,7 +114,20 @@ fn whole_characters(data: &[u8], limit: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{whole_characters, whole_text};
+    use super::{whole_characters, whole_text, without_cut_end};
+
+    #[test]
+    fn a_cut_character_is_held_back_and_a_whole_one_is_not() {
+        let text = "aé€😀".as_bytes(); // 1 + 2 + 3 + 4 bytes
+        assert_eq!(without_cut_end(text), text.len());
+        for cut in [2, 4, 5, 7, 8, 9] {
+            let whole = without_cut_end(&text[..cut]);
+            assert!(std::str::from_utf8(&text[..whole]).is_ok(), "cut at {cut}");
+            assert!(cut - whole < 4 && whole < cut, "cut at {cut} kept {whole}");
+        }
+        assert_eq!(without_cut_end(b"ab\xff"), 3, "an invalid byte is not waited for");
+        assert_eq!(without_cut_end(b""), 0);
+    }
 
     #[test]
     fn reads_keep_to_whole_characters() {

@@ -10,6 +10,7 @@ use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use super::error::ProcessError;
+use crate::natives::whole_text::without_cut_end;
 
 /// Largest single read, whatever `max` the caller passes (a pipe rarely holds more anyway).
 const MAX_READ: usize = 1024 * 1024;
@@ -74,7 +75,7 @@ impl PipeReader {
     pub(super) fn read_text(&self, max: usize, timeout: Duration) -> Result<PipeText, ProcessError> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let PipeRead { mut data, eof } = state.read(max, timeout)?;
-        let whole = if eof { data.len() } else { whole_characters(&data) };
+        let whole = if eof { data.len() } else { without_cut_end(&data) };
         state.carry = data.split_off(whole);
         let (text, replaced) = match String::from_utf8(data) {
             Ok(text) => (text, false),
@@ -106,25 +107,6 @@ impl PipeState {
         self.ended = read == 0;
         Ok(PipeRead { data, eof: self.ended })
     }
-}
-
-/// The length of the longest prefix of `data` that does not end inside a character: a
-/// truncated UTF-8 sequence at the end may still be completed by the next read.
-fn whole_characters(data: &[u8]) -> usize {
-    // The last character starts at most 3 bytes before the end; continuation bytes are 10xxxxxx.
-    for back in 1..=data.len().min(4) {
-        let first = data[data.len() - back];
-        if first & 0xC0 != 0x80 {
-            let length = match first {
-                0xC0..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                0xF0..=0xF7 => 4,
-                _ => 1,
-            };
-            return if length > back { data.len() - back } else { data.len() };
-        }
-    }
-    data.len()
 }
 
 /// Bytes waiting in the pipe (FIONREAD), 0 when unknown.
@@ -159,22 +141,4 @@ fn poll_timeout(remaining: Option<Duration>) -> PollTimeout {
         return PollTimeout::NONE;
     };
     PollTimeout::try_from(remaining.as_nanos().div_ceil(1_000_000)).unwrap_or(PollTimeout::MAX)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::whole_characters;
-
-    #[test]
-    fn a_cut_character_is_held_back_and_a_whole_one_is_not() {
-        let text = "aé€😀".as_bytes(); // 1 + 2 + 3 + 4 bytes
-        assert_eq!(whole_characters(text), text.len());
-        for cut in [2, 4, 5, 7, 8, 9] {
-            let whole = whole_characters(&text[..cut]);
-            assert!(std::str::from_utf8(&text[..whole]).is_ok(), "cut at {cut}");
-            assert!(cut - whole < 4 && whole < cut, "cut at {cut} kept {whole}");
-        }
-        assert_eq!(whole_characters(b"ab\xff"), 3, "an invalid byte is not waited for");
-        assert_eq!(whole_characters(b""), 0);
-    }
 }
