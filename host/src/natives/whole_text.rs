@@ -1,23 +1,11 @@
-//! Offset reads of output as text: whole characters only, so that a reader paging through a
-//! stream by byte offsets never shows a character cut in two, and bulk output crosses the
-//! seams as one string instead of a list of bytes.
+//! Output read as text in whole characters: where a character cut by a read starts and ends,
+//! for offset reads (a reader paging through a stream by byte offsets never sees a character
+//! cut in two), pipe reads and a collected stream's head and tail. Bulk output then crosses
+//! the seams as one string instead of a list of bytes.
 
 /// Bytes a text read takes past its limit: up to 3 that complete a character the limit would
 /// cut, and 3 before it that a start inside a character skips.
 pub const EXTRA_BYTES: usize = 6;
-
-/// What a text read keeps of the bytes it took.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WholeText {
-    pub text: String,
-    /// Leading bytes left out: the rest of a character the read started inside.
-    pub skipped: usize,
-    /// Bytes `text` stands for, after the skipped ones.
-    pub kept: usize,
-    /// Bytes that were not UTF-8 were replaced with U+FFFD; otherwise `text` is exactly the
-    /// kept bytes, and positions in it are byte offsets.
-    pub replaced: bool,
-}
 
 /// A text read of a stream, placed in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +17,8 @@ pub struct TextRead {
     pub next: u64,
     /// Every byte to the stream's end is in `text`.
     pub eof: bool,
+    /// Bytes that were not UTF-8 were replaced with U+FFFD; otherwise `text` is exactly the
+    /// bytes from `start` to `next`, and positions in it are byte offsets.
     pub replaced: bool,
 }
 
@@ -36,33 +26,34 @@ pub struct TextRead {
 /// `start`, asking for [`EXTRA_BYTES`] more than `limit`; `reached_end`: they are all the
 /// stream has left.
 pub fn text_read(data: &[u8], start: u64, limit: usize, reached_end: bool) -> TextRead {
-    let whole = whole_text(data, limit);
-    let start = start + whole.skipped as u64;
-    let next = start + whole.kept as u64;
+    let (skipped, kept) = whole_characters(data, limit);
+    let (text, replaced) = lossy(&data[skipped..skipped + kept]);
+    let start = start + skipped as u64;
     TextRead {
-        eof: reached_end && whole.skipped + whole.kept == data.len(),
-        text: whole.text,
+        text,
         start,
-        next,
-        replaced: whole.replaced,
+        next: start + kept as u64,
+        eof: reached_end && skipped + kept == data.len(),
+        replaced,
     }
 }
 
-/// The whole characters among the first `limit` bytes of `data`, which a read asked for with
-/// [`EXTRA_BYTES`] more than `limit`.
-pub fn whole_text(data: &[u8], limit: usize) -> WholeText {
-    let (skipped, kept) = whole_characters(data, limit);
-    let bytes = &data[skipped..skipped + kept];
-    let (text, replaced) = match String::from_utf8_lossy(bytes) {
+/// `bytes` as text, and whether any were not UTF-8 (and were replaced with U+FFFD).
+pub fn lossy(bytes: &[u8]) -> (String, bool) {
+    match String::from_utf8_lossy(bytes) {
         std::borrow::Cow::Borrowed(valid) => (valid.to_owned(), false),
         std::borrow::Cow::Owned(replaced) => (replaced, true),
-    };
-    WholeText {
-        text,
-        skipped,
-        kept,
-        replaced,
     }
+}
+
+/// How many bytes at the start of `data` are the rest of a character that began before it: at
+/// most 3, as UTF-8 sequences are at most 4 bytes.
+pub fn cut_start(data: &[u8]) -> usize {
+    data.iter().take(3).take_while(|&&byte| is_continuation(byte)).count()
+}
+
+fn is_continuation(byte: u8) -> bool {
+    byte & 0b1100_0000 == 0b1000_0000
 }
 
 /// The length of the longest prefix of `data` that does not end inside a character: a
@@ -71,7 +62,7 @@ pub fn without_cut_end(data: &[u8]) -> usize {
     // The last character starts at most 3 bytes before the end; continuation bytes are 10xxxxxx.
     for back in 1..=data.len().min(4) {
         let first = data[data.len() - back];
-        if first & 0xC0 != 0x80 {
+        if !is_continuation(first) {
             return if width(first) > back {
                 data.len() - back
             } else {
@@ -98,15 +89,14 @@ fn width(lead: u8) -> usize {
 /// first character, that character is kept whole if `data` holds it, else as it is: a reader
 /// always moves on.
 fn whole_characters(data: &[u8], limit: usize) -> (usize, usize) {
-    let is_continuation = |byte: &u8| byte & 0b1100_0000 == 0b1000_0000;
-    let skipped = data.iter().take(3).take_while(|b| is_continuation(b)).count();
+    let skipped = cut_start(data);
     let rest = &data[skipped..];
     let kept = without_cut_end(&rest[..rest.len().min(limit)]);
     if kept > 0 {
         return (skipped, kept);
     }
     let first = rest.first().map_or(0, |&lead| width(lead));
-    if first > 0 && rest.len() >= first && rest[1..first].iter().all(is_continuation) {
+    if first > 0 && rest.len() >= first && rest[1..first].iter().all(|&byte| is_continuation(byte)) {
         return (skipped, first);
     }
     (0, data.len().min(limit.max(1)))
@@ -114,7 +104,7 @@ fn whole_characters(data: &[u8], limit: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{whole_characters, whole_text, without_cut_end};
+    use super::{text_read, whole_characters, without_cut_end};
 
     #[test]
     fn a_cut_character_is_held_back_and_a_whole_one_is_not() {
@@ -161,12 +151,15 @@ mod tests {
 
     #[test]
     fn text_is_the_kept_bytes_and_says_when_it_replaced_some() {
-        let read = whole_text(&"日本語".as_bytes()[1..], 5);
+        let read = text_read(&"日本語".as_bytes()[1..], 1, 5, false);
         assert_eq!(
-            (read.text.as_str(), read.skipped, read.kept, read.replaced),
-            ("本", 2, 3, false)
+            (read.text.as_str(), read.start, read.next, read.replaced),
+            ("本", 3, 6, false)
         );
-        let read = whole_text(b"a\xffb", 99);
-        assert_eq!((read.text.as_str(), read.kept, read.replaced), ("a\u{fffd}b", 3, true));
+        let read = text_read(b"a\xffb", 0, 99, true);
+        assert_eq!(
+            (read.text.as_str(), read.next, read.eof, read.replaced),
+            ("a\u{fffd}b", 3, true, true)
+        );
     }
 }

@@ -4,6 +4,8 @@
 //! The two may overlap when the stream is shorter than head + tail, so the view is computed
 //! from stream offsets. Every byte is accounted for: in the head, in the tail, or dropped.
 
+use crate::natives::whole_text::{cut_start, lossy, without_cut_end};
+
 /// The stream as text: `head` is empty unless bytes were dropped, and then `tail` alone is
 /// the whole stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +30,7 @@ pub(super) fn bound(head: &[u8], tail_start: u64, tail: &[u8]) -> Bounded {
         let mut whole = Vec::with_capacity(head.len() + tail.len());
         whole.extend_from_slice(head);
         whole.extend_from_slice(tail);
-        let (tail, replaced) = text(&whole);
+        let (tail, replaced) = lossy(&whole);
         return Bounded {
             head: String::new(),
             tail,
@@ -39,24 +41,16 @@ pub(super) fn bound(head: &[u8], tail_start: u64, tail: &[u8]) -> Bounded {
     }
 
     // A gap: characters cut in half at its edges are dropped with it, not shown as U+FFFD.
-    let head = without_cut_char_at_end(head);
-    let tail = without_cut_char_at_start(tail);
+    let head = &head[..without_cut_end(head)];
+    let tail = &tail[cut_start(tail)..];
     let dropped_bytes = total_bytes - len(head) - len(tail);
-    let ((head, head_replaced), (tail, tail_replaced)) = (text(head), text(tail));
+    let ((head, head_replaced), (tail, tail_replaced)) = (lossy(head), lossy(tail));
     Bounded {
         head,
         tail,
         total_bytes,
         dropped_bytes,
         replaced: head_replaced || tail_replaced,
-    }
-}
-
-/// `bytes` as text, and whether any were not UTF-8 (and were replaced with U+FFFD).
-fn text(bytes: &[u8]) -> (String, bool) {
-    match String::from_utf8_lossy(bytes) {
-        std::borrow::Cow::Borrowed(valid) => (valid.to_owned(), false),
-        std::borrow::Cow::Owned(replaced) => (replaced, true),
     }
 }
 
@@ -67,32 +61,6 @@ fn len(bytes: &[u8]) -> u64 {
 /// `offset` as an index into a buffer of `buffer_len` bytes (offset is at most that length).
 fn to_index(offset: u64, buffer_len: usize) -> usize {
     usize::try_from(offset).map_or(buffer_len, |offset| offset.min(buffer_len))
-}
-
-fn is_continuation(byte: u8) -> bool {
-    byte & 0b1100_0000 == 0b1000_0000
-}
-
-/// UTF-8 sequences are at most four bytes, so at most three continuation bytes can open a window.
-fn without_cut_char_at_start(bytes: &[u8]) -> &[u8] {
-    let cut = bytes.iter().take(3).take_while(|byte| is_continuation(**byte)).count();
-    &bytes[cut..]
-}
-
-fn without_cut_char_at_end(bytes: &[u8]) -> &[u8] {
-    let Some(lead) = bytes.iter().rev().take(4).position(|byte| !is_continuation(*byte)) else {
-        return bytes;
-    };
-    let lead_index = bytes.len() - 1 - lead;
-    let sequence_len = match bytes[lead_index].leading_ones() {
-        n @ 2..=4 => n as usize,
-        _ => 1,
-    };
-    if bytes.len() - lead_index < sequence_len {
-        &bytes[..lead_index]
-    } else {
-        bytes
-    }
 }
 
 #[cfg(test)]
